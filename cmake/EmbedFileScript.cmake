@@ -1,0 +1,5 @@
+file(READ "${IN}" content HEX)
+string(LENGTH "${content}" hex_len)
+math(EXPR byte_count "${hex_len} / 2")
+string(REGEX REPLACE "([0-9a-f][0-9a-f])" "'\\\\x\\1'," bytes "${content}")
+file(WRITE "${OUT}" "// Generated from ${IN}; do not edit.\n#include <string_view>\nnamespace sharesim::embedded {\nstatic const char data_${SYMBOL}[] = {${bytes} 0};\nstd::string_view ${SYMBOL}() { return {data_${SYMBOL}, ${byte_count}}; }\n}\n")

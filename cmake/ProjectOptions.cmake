@@ -1,0 +1,18 @@
+# Warning and sanitizer options for every sharesim target, kept in one place
+# (after the cpp-best-practices cmake_template).
+option(SHARESIM_WARNINGS_AS_ERRORS "Treat compiler warnings as errors" OFF)
+option(SHARESIM_SANITIZE "Build with address and undefined-behaviour sanitizers" OFF)
+
+add_library(sharesim_options INTERFACE)
+target_compile_options(sharesim_options INTERFACE
+  -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wold-style-cast -Wcast-align
+  -Woverloaded-virtual -Wconversion -Wsign-conversion -Wnull-dereference -Wdouble-promotion
+  -Wformat=2 -Wimplicit-fallthrough)
+if(SHARESIM_WARNINGS_AS_ERRORS)
+  target_compile_options(sharesim_options INTERFACE -Werror)
+endif()
+if(SHARESIM_SANITIZE)
+  target_compile_options(sharesim_options INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer
+                                                    -fno-sanitize-recover=all)
+  target_link_options(sharesim_options INTERFACE -fsanitize=address,undefined)
+endif()

@@ -1,0 +1,74 @@
+#pragma once
+// A scenario file, loaded and validated. Cluster, scheduler and output settings are typed
+// here; the workload section and each pool's `sharing` section stay JSON (already checked
+// against docs/scenario.schema.json) and are interpreted by workloads/ and policies/, so
+// that sim/ knows no particular workload class or sharing policy.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/cluster/gpu_catalog.h"
+#include "sim/core/sim_time.h"
+
+namespace sharesim {
+
+struct NodePoolSpec {
+  std::string name;
+  std::int64_t nodes = 0;
+  std::string gpu;  // catalog id
+  std::int64_t gpus_per_node = 0;
+  std::int64_t cpu_milli = 0;
+  std::int64_t memory_mib = 0;
+  std::map<std::string, std::string> labels;  // merged with nvidia.com/gpu.product etc. by the cluster
+  std::string topology;                       // "nvswitch", "nvlink-pairs" or "pcie"
+  std::int64_t nodes_per_rack = 0;            // 0 = all nodes of the pool under one leaf switch
+  nlohmann::json sharing;                     // {"policy": "exclusive", ...}
+  std::string pointer;                        // JSON pointer of this pool, for later error messages
+};
+
+struct SchedulerSpec {
+  std::string queue = "fifo";            // "fifo" | "priority"
+  std::string placement = "first-fit";   // "first-fit" | "binpack" | "spread"
+};
+
+struct OutputSpec {
+  std::string dir;                   // empty = none given (the CLI's -o may supply one)
+  SimTime timeseries_interval = 0;   // 0 = automatic (the run's span / 500)
+  bool event_log = false;
+};
+
+struct Scenario {
+  std::string file;         // path the scenario was read from ("<string>" for in-memory text)
+  std::string base_dir;     // directory of `file`; relative paths inside the scenario resolve here
+  nlohmann::json document;  // the whole document after --set overrides (echoed into summary.json)
+
+  std::string name;
+  std::string description;
+  std::uint64_t seed = 1;
+  SimTime until = kTimeNever;  // kTimeNever = run until all work is done
+  std::vector<NodePoolSpec> node_pools;
+  SchedulerSpec scheduler;
+  nlohmann::json workload;  // validated against the schema; interpreted by workloads/
+  OutputSpec output;
+};
+
+struct Override {
+  std::string path;   // "workload.generators.0.count" or "/workload/generators/0/count"
+  std::string value;  // parsed as JSON when it is valid JSON, otherwise taken as a string
+};
+
+// Reads, applies overrides, validates (syntax with line:column, schema with JSON pointers,
+// unknown keys with "did you mean", semantic checks such as unknown GPU models) and
+// returns the typed scenario. Throws InputError on any bad input.
+Scenario load_scenario_file(const std::string& path, const GpuCatalog& catalog,
+                            const std::vector<Override>& overrides = {});
+Scenario load_scenario_text(std::string_view text, const std::string& origin, const GpuCatalog& catalog,
+                            const std::vector<Override>& overrides = {});
+
+// The JSON Schema of scenario files (docs/scenario.schema.json, embedded at build time).
+std::string_view scenario_schema_text();
+
+}  // namespace sharesim
