@@ -1,0 +1,49 @@
+#pragma once
+// The pending-event set behind one small interface (DESIGN.md "Event queue"), so that a
+// radix or ladder queue can replace the d-ary heap if a benchmark says so.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "sim/core/sim_time.h"
+
+namespace sharesim {
+
+// Whatever reacts to an event: a generator, the cluster runtime, a sampler. The 64-bit
+// argument says which of its things the event is about (a job index, a GPU index...).
+class EventHandler {
+ public:
+  virtual ~EventHandler() = default;
+  virtual void on_event(std::uint64_t arg) = 0;
+};
+
+// Handle for cancellation: slab slot plus the generation the slot had when scheduled.
+struct EventId {
+  std::uint32_t slot = UINT32_MAX;
+  std::uint32_t generation = 0;
+  bool valid() const { return slot != UINT32_MAX; }
+};
+
+struct ScheduledEvent {
+  SimTime time = 0;
+  EventHandler* handler = nullptr;
+  std::uint64_t arg = 0;
+};
+
+class EventQueue {
+ public:
+  virtual ~EventQueue() = default;
+  // Events at equal times come out in the order they were pushed.
+  virtual EventId push(SimTime time, EventHandler* handler, std::uint64_t arg) = 0;
+  // O(1): marks the event dead; returns false when it already ran or was cancelled.
+  virtual bool cancel(EventId id) = 0;
+  // Removes the earliest live event into `out`; false when none is left.
+  virtual bool pop(ScheduledEvent& out) = 0;
+  // Time of the earliest live event, kTimeNever when none.
+  virtual SimTime peek_time() = 0;
+  virtual std::size_t size() const = 0;  // live events
+};
+
+std::unique_ptr<EventQueue> make_default_event_queue();
+
+}  // namespace sharesim

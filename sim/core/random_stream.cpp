@@ -1,0 +1,82 @@
+#include "sim/core/random_stream.h"
+
+#include <cmath>
+#include <numbers>
+
+namespace sharesim {
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t& x) {
+  std::uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+// FNV-1a, 64-bit: a stable hash of the stream name.
+std::uint64_t fnv1a(std::string_view text) {
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  for (char c : text) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+}  // namespace
+
+RandomStream::RandomStream(std::uint64_t seed) {
+  std::uint64_t x = seed;
+  for (auto& word : state_) word = splitmix64(x);
+}
+
+RandomStream::RandomStream(std::uint64_t scenario_seed, std::string_view stream_name)
+    : RandomStream(scenario_seed ^ rotl(fnv1a(stream_name), 17)) {}
+
+std::uint64_t RandomStream::next_u64() {
+  const std::uint64_t result = rotl(state_[1] * 5, 7) * 9;
+  const std::uint64_t t = state_[1] << 17;
+  state_[2] ^= state_[0];
+  state_[3] ^= state_[1];
+  state_[1] ^= state_[2];
+  state_[0] ^= state_[3];
+  state_[2] ^= t;
+  state_[3] = rotl(state_[3], 45);
+  return result;
+}
+
+double RandomStream::uniform01() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
+
+std::uint64_t RandomStream::uniform_index(std::uint64_t n) {
+  // Reject the top partial block so every residue is equally likely.
+  const std::uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+  std::uint64_t x = next_u64();
+  while (x >= limit) x = next_u64();
+  return x % n;
+}
+
+double RandomStream::exponential(double mean) { return -mean * std::log1p(-uniform01()); }
+
+double RandomStream::standard_normal() {
+  if (has_spare_normal_) {
+    has_spare_normal_ = false;
+    return spare_normal_;
+  }
+  const double u1 = 1.0 - uniform01();  // (0, 1]: log is finite
+  const double u2 = uniform01();
+  const double radius = std::sqrt(-2.0 * std::log(u1));
+  const double angle = 2.0 * std::numbers::pi * u2;
+  spare_normal_ = radius * std::sin(angle);
+  has_spare_normal_ = true;
+  return radius * std::cos(angle);
+}
+
+double RandomStream::lognormal(double mean, double cv) {
+  const double sigma2 = std::log1p(cv * cv);
+  const double mu = std::log(mean) - sigma2 / 2;
+  return std::exp(mu + std::sqrt(sigma2) * standard_normal());
+}
+
+}  // namespace sharesim

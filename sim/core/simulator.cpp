@@ -1,0 +1,39 @@
+#include "sim/core/simulator.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace sharesim {
+
+Simulator::Simulator(std::unique_ptr<EventQueue> queue) : queue_(std::move(queue)) {}
+
+EventId Simulator::schedule_at(SimTime time, EventHandler& handler, std::uint64_t arg) {
+  if (time < now_) {
+    throw std::logic_error("event scheduled in the past: at " + std::to_string(time) + " ns, now " +
+                           std::to_string(now_) + " ns");
+  }
+  return queue_->push(time, &handler, arg);
+}
+
+void Simulator::set_progress_hook(std::function<void(SimTime)> hook, std::uint64_t every_events) {
+  progress_hook_ = std::move(hook);
+  progress_every_ = every_events;
+}
+
+void Simulator::run(SimTime until) {
+  stop_requested_ = false;
+  ScheduledEvent event;
+  while (!stop_requested_) {
+    if (queue_->peek_time() > until) {
+      if (until != kTimeNever && until > now_) now_ = until;
+      return;
+    }
+    if (!queue_->pop(event)) return;
+    now_ = event.time;
+    ++events_processed_;
+    event.handler->on_event(event.arg);
+    if (progress_every_ != 0 && events_processed_ % progress_every_ == 0) progress_hook_(now_);
+  }
+}
+
+}  // namespace sharesim

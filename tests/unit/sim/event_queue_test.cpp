@@ -1,0 +1,157 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "sim/core/dary_heap_queue.h"
+#include "sim/core/random_stream.h"
+#include "sim/core/simulator.h"
+
+namespace sharesim {
+namespace {
+
+struct Recorder : EventHandler {
+  std::vector<std::uint64_t> seen;
+  void on_event(std::uint64_t arg) override { seen.push_back(arg); }
+};
+
+template <typename Queue>
+std::vector<std::uint64_t> drain(Queue& queue) {
+  std::vector<std::uint64_t> order;
+  ScheduledEvent event;
+  while (queue.pop(event)) order.push_back(event.arg);
+  return order;
+}
+
+TEST(EventQueue, EqualTimesComeOutInInsertionOrder) {
+  DaryHeapQueue<4> queue;
+  Recorder r;
+  for (std::uint64_t i = 0; i < 100; ++i) queue.push(5, &r, i);
+  const auto order = drain(queue);
+  ASSERT_EQ(order.size(), 100u);
+  EXPECT_TRUE(std::is_sorted(order.begin(), order.end()));
+}
+
+TEST(EventQueue, PopsInTimeOrderAgainstSortedReference) {
+  DaryHeapQueue<4> queue;
+  Recorder r;
+  RandomStream rng(42);
+  std::vector<std::pair<SimTime, std::uint64_t>> reference;
+  for (std::uint64_t i = 0; i < 5000; ++i) {
+    const auto t = static_cast<SimTime>(rng.uniform_index(300));  // many ties
+    queue.push(t, &r, i);
+    reference.emplace_back(t, i);
+  }
+  std::stable_sort(reference.begin(), reference.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  const auto order = drain(queue);
+  ASSERT_EQ(order.size(), reference.size());
+  for (std::size_t i = 0; i < order.size(); ++i) EXPECT_EQ(order[i], reference[i].second) << i;
+}
+
+TEST(EventQueue, CancelledEventsNeverRunAndStaleHandlesAreRejected) {
+  DaryHeapQueue<2> queue;
+  Recorder r;
+  std::vector<EventId> ids;
+  for (std::uint64_t i = 0; i < 1000; ++i) ids.push_back(queue.push(static_cast<SimTime>(i), &r, i));
+  for (std::size_t i = 0; i < ids.size(); i += 2) EXPECT_TRUE(queue.cancel(ids[i]));
+  EXPECT_FALSE(queue.cancel(ids[0]));  // twice
+  EXPECT_EQ(queue.size(), 500u);
+  const auto order = drain(queue);
+  ASSERT_EQ(order.size(), 500u);
+  for (auto arg : order) EXPECT_EQ(arg % 2, 1u);
+  // Slot reuse: an old handle must not cancel the new occupant of its slot.
+  const EventId fresh = queue.push(7, &r, 99);
+  EXPECT_FALSE(queue.cancel(ids[1]));
+  EXPECT_EQ(queue.size(), 1u);
+  EXPECT_TRUE(queue.cancel(fresh));
+  EXPECT_EQ(queue.peek_time(), kTimeNever);
+}
+
+TEST(EventQueue, CompactionKeepsOrderAfterMassCancellation) {
+  DaryHeapQueue<8> queue;
+  Recorder r;
+  std::vector<EventId> ids;
+  for (std::uint64_t i = 0; i < 10'000; ++i) ids.push_back(queue.push(static_cast<SimTime>(10'000 - i), &r, i));
+  for (std::uint64_t i = 0; i < 10'000; ++i) {
+    if (i % 10 != 0) queue.cancel(ids[i]);
+  }
+  EXPECT_EQ(queue.size(), 1000u);
+  const auto order = drain(queue);
+  ASSERT_EQ(order.size(), 1000u);
+  for (std::size_t i = 1; i < order.size(); ++i) EXPECT_GT(order[i - 1], order[i]);  // later arg = earlier time
+}
+
+struct Chain : EventHandler {
+  Simulator* sim = nullptr;
+  std::vector<SimTime> times;
+  void on_event(std::uint64_t remaining) override {
+    times.push_back(sim->now());
+    if (remaining > 0) sim->schedule_in(10, *this, remaining - 1);
+  }
+};
+
+TEST(Simulator, RunStopsAtUntilAndAdvancesClock) {
+  Simulator sim;
+  Chain chain;
+  chain.sim = &sim;
+  sim.schedule_at(0, chain, 100);
+  sim.run(35);
+  EXPECT_EQ(chain.times, (std::vector<SimTime>{0, 10, 20, 30}));
+  EXPECT_EQ(sim.now(), 35);
+  EXPECT_EQ(sim.events_processed(), 4u);
+  sim.run();
+  EXPECT_EQ(chain.times.size(), 101u);
+  EXPECT_EQ(sim.now(), 1000);
+}
+
+TEST(Simulator, RefusesEventsInThePast) {
+  Simulator sim;
+  Chain chain;
+  chain.sim = &sim;
+  sim.schedule_at(50, chain, 0);
+  sim.run();
+  EXPECT_THROW(sim.schedule_at(49, chain, 0), std::logic_error);
+}
+
+TEST(RandomStream, NamedStreamsAreIndependentAndReproducible) {
+  RandomStream a1(7, "generator/train"), a2(7, "generator/train"), b(7, "generator/infer"), c(8, "generator/train");
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(a1.next_u64(), a2.next_u64());
+  RandomStream a3(7, "generator/train");
+  EXPECT_NE(a3.next_u64(), b.next_u64());
+  RandomStream a4(7, "generator/train");
+  EXPECT_NE(a4.next_u64(), c.next_u64());
+}
+
+TEST(RandomStream, DistributionMomentsMatchWithinSamplingError) {
+  RandomStream rng(1, "moments");
+  constexpr int n = 400'000;
+  double sum = 0, sum_sq = 0;
+  for (int i = 0; i < n; ++i) {
+    const double x = rng.exponential(3.0);
+    sum += x;
+    sum_sq += x * x;
+  }
+  const double mean = sum / n;
+  // Standard error of the mean of an exponential is mean/sqrt(n) ~ 0.0047; allow 5 SE.
+  EXPECT_NEAR(mean, 3.0, 5 * 3.0 / std::sqrt(n));
+  EXPECT_NEAR(std::sqrt(sum_sq / n - mean * mean) / mean, 1.0, 0.02);
+
+  double ln_sum = 0, ln_sq = 0;
+  for (int i = 0; i < n; ++i) {
+    const double x = rng.lognormal(10.0, 0.5);
+    ln_sum += x;
+    ln_sq += x * x;
+  }
+  const double ln_mean = ln_sum / n;
+  EXPECT_NEAR(ln_mean, 10.0, 5 * 10.0 * 0.5 / std::sqrt(n));
+  EXPECT_NEAR(std::sqrt(ln_sq / n - ln_mean * ln_mean) / ln_mean, 0.5, 0.02);
+
+  std::vector<int> counts(7, 0);
+  for (int i = 0; i < 70'000; ++i) ++counts[rng.uniform_index(7)];
+  for (int count : counts) EXPECT_NEAR(count, 10'000, 5 * std::sqrt(10'000.0));
+}
+
+}  // namespace
+}  // namespace sharesim
