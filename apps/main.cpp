@@ -1,1 +1,218 @@
-int main(){}
+// sharesim: the command-line front end. It parses arguments, calls the libraries and
+// prints; everything it does is reachable from the libraries (apps/scenario_run.h).
+//
+// Exit codes: 0 success, 2 bad input (scenario, trace, catalog, command line), 1 internal
+// error.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "apps/scenario_run.h"
+#include "apps/summary_table.h"
+#include "policies/policy_registry.h"
+#include "sim/cluster/gpu_table.h"
+#include "sim/scenario/input_error.h"
+#include "workloads/native_trace.h"
+#include "workloads/workload_builder.h"
+
+namespace {
+
+using namespace sharesim;
+
+struct ScenarioArgs {
+  std::string path;
+  std::vector<std::string> sets;
+  std::string catalog_path;
+  std::int64_t seed = -1;
+};
+
+void add_scenario_args(CLI::App* command, ScenarioArgs& args) {
+  command->add_option("scenario", args.path, "Scenario file (JSON)")->required();
+  command->add_option("--set", args.sets, "Override a field: path=value (e.g. workload.generators.0.count=500)");
+  command->add_option("--catalog", args.catalog_path, "GPU catalog file instead of the built-in one");
+}
+
+const GpuCatalog& catalog_for(const ScenarioArgs& args, GpuCatalog& storage) {
+  if (args.catalog_path.empty()) return GpuCatalog::builtin();
+  storage = GpuCatalog::load_file(args.catalog_path);
+  return storage;
+}
+
+Scenario load(const ScenarioArgs& args, const GpuCatalog& catalog) {
+  std::vector<Override> overrides;
+  for (const std::string& set : args.sets) {
+    const std::size_t eq = set.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw InputError("--set", set, "expected path=value, found no '='");
+    }
+    overrides.push_back({set.substr(0, eq), set.substr(eq + 1)});
+  }
+  if (args.seed >= 0) overrides.push_back({"seed", std::to_string(args.seed)});
+  Scenario scenario = load_scenario_file(args.path, catalog, overrides);
+  validate_sharing(scenario.node_pools, scenario.file);
+  return scenario;
+}
+
+// Draws "[#####.....] 45%  sim 13.5d  1234 jobs done" on stderr, at most 10 times a second,
+// starting after one second of wall time (short runs stay quiet).
+class ProgressBar {
+ public:
+  ProgressBar(SimTime until, const ScenarioRun& run) : until_(until), run_(run), start_(Clock::now()), last_(start_) {}
+  void update(SimTime now) {
+    const auto t = Clock::now();
+    if (t - start_ < std::chrono::seconds(1) || t - last_ < std::chrono::milliseconds(100)) return;
+    last_ = t;
+    shown_ = true;
+    std::string line = "\r";
+    if (until_ != kTimeNever) {
+      const double fraction = static_cast<double>(now) / static_cast<double>(until_);
+      const int filled = static_cast<int>(fraction * 30);
+      line += "[" + std::string(static_cast<std::size_t>(filled), '#') + std::string(static_cast<std::size_t>(30 - filled), '.') +
+              "] " + std::to_string(static_cast<int>(fraction * 100)) + "%  ";
+    }
+    line += "sim " + format_duration(now) + "  " + std::to_string(const_cast<ScenarioRun&>(run_).runtime().counters().completed) +
+            " jobs done   ";
+    std::fputs(line.c_str(), stderr);
+  }
+  void finish() {
+    if (shown_) std::fputs("\n", stderr);
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  SimTime until_;
+  const ScenarioRun& run_;
+  Clock::time_point start_, last_;
+  bool shown_ = false;
+};
+
+int command_run(const ScenarioArgs& args, std::string output_dir, bool quiet) {
+  GpuCatalog storage;
+  const Scenario scenario = load(args, catalog_for(args, storage));
+  if (output_dir.empty()) output_dir = scenario.output.dir;
+  if (output_dir.empty()) output_dir = "results/runs/" + scenario.name;
+  ScenarioRun run(scenario, catalog_for(args, storage));
+  ProgressBar bar(scenario.until, run);
+  if (!quiet && isatty(STDERR_FILENO)) {
+    run.run([&bar](SimTime now) { bar.update(now); });
+  } else {
+    run.run();
+  }
+  bar.finish();
+  run.write_outputs(output_dir);
+  if (!quiet) std::cout << format_summary_table(run, output_dir);
+  return 0;
+}
+
+int command_validate(const ScenarioArgs& args) {
+  GpuCatalog storage;
+  const Scenario scenario = load(args, catalog_for(args, storage));
+  // Building the run checks what only the libraries know (sharing configs, sample files,
+  // trace headers) without running anything.
+  ScenarioRun run(scenario, catalog_for(args, storage));
+  std::cout << args.path << ": valid (" << run.cluster().nodes().size() << " nodes, " << run.cluster().gpus().size()
+            << " GPUs)\n";
+  return 0;
+}
+
+int command_describe_nodes(const ScenarioArgs& args, bool json) {
+  GpuCatalog storage;
+  const Scenario scenario = load(args, catalog_for(args, storage));
+  ScenarioRun run(scenario, catalog_for(args, storage));
+  if (json) {
+    std::cout << describe_nodes_json(run.cluster()).dump(2) << "\n";
+  } else {
+    std::cout << describe_nodes_text(run.cluster());
+  }
+  return 0;
+}
+
+int command_generate(const ScenarioArgs& args, const std::string& output) {
+  GpuCatalog storage;
+  const GpuCatalog& catalog = catalog_for(args, storage);
+  const Scenario scenario = load(args, catalog);
+  ShapeTable shapes;
+  std::vector<JobOrigin> origins;
+  ResourceNames names;
+  WorkloadContext context(shapes, origins, names, catalog, scenario.file, scenario.base_dir, scenario.seed);
+  auto sources = build_job_sources(scenario.workload, context);
+  const std::string temp = output + ".tmp";
+  std::size_t written = 0;
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError(output, "", "cannot write the trace file");
+    written = write_native_trace(out, sources, shapes, origins);
+    if (!out) throw InputError(output, "", "writing the trace file failed");
+  }
+  if (std::rename(temp.c_str(), output.c_str()) != 0) throw InputError(output, "", "cannot rename the trace into place");
+  std::cerr << "wrote " << written << " jobs to " << output << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"sharesim: a discrete-event simulator of GPU sharing in Kubernetes-style clusters"};
+  app.set_version_flag("--version", std::string(sharesim_version()));
+  app.require_subcommand(1);
+
+  ScenarioArgs args;
+  std::string output_dir;
+  bool quiet = false;
+  bool json = false;
+
+  CLI::App* run = app.add_subcommand("run", "Run a scenario and write its outputs");
+  add_scenario_args(run, args);
+  run->add_option("-o,--output", output_dir, "Output directory (default: the scenario's output.dir)");
+  run->add_option("--seed", args.seed, "Seed (overrides the scenario's)")->check(CLI::NonNegativeNumber);
+  run->add_flag("-q,--quiet", quiet, "Print nothing on success");
+
+  CLI::App* validate = app.add_subcommand("validate", "Check a scenario without running it");
+  add_scenario_args(validate, args);
+
+  CLI::App* describe = app.add_subcommand("describe-nodes", "Show each node's capacity and allocatable resources");
+  add_scenario_args(describe, args);
+  describe->add_flag("--json", json, "JSON instead of kubectl-style text");
+
+  CLI::App* gpus = app.add_subcommand("gpus", "List the GPU catalog");
+  std::string gpus_catalog;
+  gpus->add_option("--catalog", gpus_catalog, "GPU catalog file instead of the built-in one");
+
+  CLI::App* generate = app.add_subcommand("generate", "Write the jobs a scenario's workload submits as a native trace");
+  add_scenario_args(generate, args);
+  std::string trace_output;
+  generate->add_option("-o,--output", trace_output, "Trace file to write (CSV)")->required();
+  generate->add_option("--seed", args.seed, "Seed (overrides the scenario's)")->check(CLI::NonNegativeNumber);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : kExitBadInput;
+  }
+
+  try {
+    if (*run) return command_run(args, output_dir, quiet);
+    if (*validate) return command_validate(args);
+    if (*describe) return command_describe_nodes(args, json);
+    if (*generate) return command_generate(args, trace_output);
+    if (*gpus) {
+      GpuCatalog storage;
+      if (!gpus_catalog.empty()) storage = GpuCatalog::load_file(gpus_catalog);
+      std::cout << format_gpu_table(gpus_catalog.empty() ? GpuCatalog::builtin() : storage);
+      return 0;
+    }
+  } catch (const InputError& e) {
+    std::cerr << "sharesim: error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "sharesim: internal error: " << e.what() << "\n";
+    return kExitInternalError;
+  }
+  return 0;
+}

@@ -10,5 +10,9 @@ function(embed_text_file target symbol file)
             -P "${PROJECT_SOURCE_DIR}/cmake/EmbedFileScript.cmake"
     DEPENDS "${file}" "${PROJECT_SOURCE_DIR}/cmake/EmbedFileScript.cmake"
     COMMENT "Embedding ${file}")
+  # The target may be defined in another directory; with the Makefile generator it only
+  # sees custom-command outputs of its own directory, so a custom target here runs the rule.
+  add_custom_target(sharesim_embed_${symbol} DEPENDS "${out}")
+  add_dependencies(${target} sharesim_embed_${symbol})
   target_sources(${target} PRIVATE "${out}")
 endfunction()

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -59,6 +60,10 @@ struct Override {
   std::string path;   // "workload.generators.0.count" or "/workload/generators/0/count"
   std::string value;  // parsed as JSON when it is valid JSON, otherwise taken as a string
 };
+
+// Splits a command-line `--set PATH=VALUE` at the first '='. Throws InputError with file
+// "--set" when there is no '=' or the path is empty.
+Override parse_override(std::string_view assignment);
 
 // Reads, applies overrides, validates (syntax with line:column, schema with JSON pointers,
 // unknown keys with "did you mean", semantic checks such as unknown GPU models) and

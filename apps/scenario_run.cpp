@@ -1,0 +1,64 @@
+#include "apps/scenario_run.h"
+
+#include <chrono>
+#include <sstream>
+
+#include "policies/policy_registry.h"
+#include "sim/metrics/output_files.h"
+#include "workloads/workload_builder.h"
+
+namespace sharesim {
+
+std::string_view sharesim_version() { return SHARESIM_VERSION; }
+
+ScenarioRun::ScenarioRun(const Scenario& scenario, const GpuCatalog& catalog) : scenario_(scenario) {
+  cluster_ = std::make_unique<Cluster>(scenario_.node_pools, catalog, make_sharing_factory(scenario_.file),
+                                       scenario_.file);
+  WorkloadContext context(shapes_, origins_, cluster_->resource_names(), catalog, scenario_.file, scenario_.base_dir,
+                          scenario_.seed);
+  auto sources = build_job_sources(scenario_.workload, context);
+  scheduler_ = std::make_unique<Scheduler>(*cluster_, shapes_, scenario_.scheduler, scenario_.file);
+  runtime_ = std::make_unique<ClusterRuntime>(sim_, *cluster_, *scheduler_, shapes_, origins_, std::move(sources));
+  if (scenario_.output.event_log) {
+    event_log_ = std::make_unique<std::ostringstream>();
+    *event_log_ << "time_s,event,job,detail\n";
+    runtime_->set_event_log(event_log_.get());
+  }
+}
+
+ScenarioRun::~ScenarioRun() = default;
+
+void ScenarioRun::run(const std::function<void(SimTime)>& progress) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  if (progress) sim_.set_progress_hook(progress, 1u << 16);
+  runtime_->start(scenario_.output.timeseries_interval);
+  sim_.run(scenario_.until);
+  const SimTime end = scenario_.until == kTimeNever ? sim_.now() : scenario_.until;
+  runtime_->finish(end);
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  metrics_ = compute_run_metrics(*runtime_, end, sim_.events_processed(), wall_s);
+}
+
+nlohmann::json ScenarioRun::summary() const {
+  nlohmann::json summary;
+  summary["sharesim_version"] = sharesim_version();
+  summary["scenario"] = scenario_.document;
+  summary["seed"] = scenario_.seed;
+  summary["metrics"] = run_metrics_json(metrics_);
+  return summary;
+}
+
+void ScenarioRun::write_outputs(const std::string& dir) {
+  // Build every file first, then write: an error leaves no partial set behind.
+  const std::string summary_text = summary().dump(2) + "\n";
+  const std::string jobs = jobs_csv(*runtime_);
+  const std::string gpus = gpus_csv(*runtime_);
+  const std::string timeseries = timeseries_csv(*runtime_);
+  write_output_file(dir, "jobs.csv", jobs);
+  write_output_file(dir, "gpus.csv", gpus);
+  write_output_file(dir, "timeseries.csv", timeseries);
+  if (event_log_) write_output_file(dir, "events.csv", event_log_->str());
+  write_output_file(dir, "summary.json", summary_text);
+}
+
+}  // namespace sharesim

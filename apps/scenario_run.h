@@ -1,0 +1,60 @@
+#pragma once
+// One run of a scenario, assembled from the libraries: the cluster with its sharing
+// policies (policies/), the job sources (workloads/), the scheduler and runtime (sim/).
+// The command-line front end and the tests drive runs through this class.
+#include <functional>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/cluster/cluster.h"
+#include "sim/core/simulator.h"
+#include "sim/metrics/run_metrics.h"
+#include "sim/runtime/cluster_runtime.h"
+#include "sim/scenario/scenario.h"
+#include "sim/sched/scheduler.h"
+
+namespace sharesim {
+
+std::string_view sharesim_version();
+
+class ScenarioRun {
+ public:
+  // Builds everything; throws InputError for any bad setting (nothing runs then).
+  ScenarioRun(const Scenario& scenario, const GpuCatalog& catalog);
+  ~ScenarioRun();
+
+  // Runs to the scenario's `until` (or until no work is left). `progress`, when given, is
+  // called every so many events with the simulated time.
+  void run(const std::function<void(SimTime now)>& progress = {});
+
+  const Scenario& scenario() const { return scenario_; }
+  const Cluster& cluster() const { return *cluster_; }
+  ClusterRuntime& runtime() { return *runtime_; }
+  const RunMetrics& metrics() const { return metrics_; }
+  // summary.json: program version, seed, the scenario as run, the metrics.
+  nlohmann::json summary() const;
+  // Writes summary.json, jobs.csv, gpus.csv, timeseries.csv (and events.csv when the
+  // scenario asks for an event log) into `dir`.
+  void write_outputs(const std::string& dir);
+
+ private:
+  Scenario scenario_;
+  ShapeTable shapes_;
+  std::vector<JobOrigin> origins_;
+  std::unique_ptr<Cluster> cluster_;
+  std::unique_ptr<Scheduler> scheduler_;
+  Simulator sim_;
+  std::unique_ptr<ClusterRuntime> runtime_;
+  std::unique_ptr<std::ostringstream> event_log_;
+  RunMetrics metrics_;
+};
+
+// The whole cluster as `kubectl describe node` would show it (text) or as JSON.
+std::string describe_nodes_text(const Cluster& cluster);
+nlohmann::json describe_nodes_json(const Cluster& cluster);
+
+}  // namespace sharesim

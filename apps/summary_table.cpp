@@ -1,0 +1,45 @@
+#include "apps/summary_table.h"
+
+#include <cstdio>
+
+namespace sharesim {
+namespace {
+
+std::string fixed(double value, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+  return buf;
+}
+
+std::string stats_row(const char* label, const SampleSummary& s) {
+  std::string row = label;
+  row.resize(12, ' ');
+  if (s.count == 0) return row + "(none)\n";
+  return row + "mean " + fixed(s.mean, 2) + "   p50 " + fixed(s.p50, 2) + "   p95 " + fixed(s.p95, 2) + "   p99 " +
+         fixed(s.p99, 2) + "\n";
+}
+
+}  // namespace
+
+std::string format_summary_table(const ScenarioRun& run, const std::string& output_dir) {
+  const RunMetrics& m = run.metrics();
+  const Scenario& s = run.scenario();
+  std::string out;
+  out += "scenario    " + s.name + "   seed " + std::to_string(s.seed) + "   until " +
+         (s.until == kTimeNever ? std::string("all work done") : format_duration(s.until)) + "\n";
+  out += "jobs        submitted " + std::to_string(m.submitted) + "   completed " + std::to_string(m.completed) +
+         "   running " + std::to_string(m.running_at_end) + "   pending " + std::to_string(m.pending_at_end) +
+         "   failed " + std::to_string(m.failed) + "\n";
+  out += stats_row("wait (s)", m.wait_s);
+  out += stats_row("JCT (s)", m.jct_s);
+  out += "GPUs        " + std::to_string(m.gpu_count) + "   utilization " + fixed(m.utilization_mean, 3) +
+         "   allocated " + fixed(m.allocated_fraction_mean, 3) + "   GPU-hours " + fixed(m.gpu_hours_allocated, 1) +
+         "\n";
+  const double rate = m.wall_s > 0 ? static_cast<double>(m.events) / m.wall_s / 1e6 : 0;
+  out += "simulated   " + format_duration(seconds_to_time(m.horizon_s)) + " in " + std::to_string(m.events) +
+         " events, " + fixed(m.wall_s, 3) + " s wall (" + fixed(rate, 1) + " M events/s)\n";
+  if (!output_dir.empty()) out += "outputs     " + output_dir + "/\n";
+  return out;
+}
+
+}  // namespace sharesim

@@ -1,0 +1,16 @@
+#include "policies/exclusive_policy.h"
+
+namespace sharesim {
+
+Admission ExclusivePolicy::admit(const DeviceAsk& /*ask*/, std::int64_t free_units,
+                                 std::span<const Resident> residents) const {
+  if (free_units < 1 || !residents.empty()) return Admission::no("Insufficient nvidia.com/gpu");
+  return Admission::yes();
+}
+
+void ExclusivePolicy::compute_rates(std::span<Resident> residents) const {
+  // One resident at most, running alone: standalone speed by definition of the work unit.
+  for (Resident& resident : residents) resident.rate = 1.0;
+}
+
+}  // namespace sharesim

@@ -1,0 +1,21 @@
+#pragma once
+// Exclusive GPUs: the NVIDIA device plugin without sharing. Each GPU advertises one
+// `nvidia.com/gpu`; a pod that holds it runs alone at standalone speed.
+#include "sim/cluster/gpu_sharing.h"
+
+namespace sharesim {
+
+class ExclusivePolicy final : public GpuSharing {
+ public:
+  explicit ExclusivePolicy(ResourceId nvidia_gpu) : nvidia_gpu_(nvidia_gpu) {}
+
+  std::string_view policy_name() const override { return "exclusive"; }
+  std::vector<ResourceQuantity> advertise() const override { return {{nvidia_gpu_, 1}}; }
+  Admission admit(const DeviceAsk& ask, std::int64_t free_units, std::span<const Resident> residents) const override;
+  void compute_rates(std::span<Resident> residents) const override;
+
+ private:
+  ResourceId nvidia_gpu_;
+};
+
+}  // namespace sharesim

@@ -1,0 +1,20 @@
+#pragma once
+// The sharing policies this build knows, by the name a node pool's `sharing.policy` uses.
+// Adding a policy = its own file(s) in policies/ plus one line in policy_registry.cpp.
+#include <string>
+#include <vector>
+
+#include "sim/cluster/cluster.h"
+
+namespace sharesim {
+
+// Makes each GPU's policy object from its pool's `sharing` config; throws InputError naming
+// `scenario_file` and the JSON pointer of a bad or unknown setting.
+SharingFactory make_sharing_factory(const std::string& scenario_file);
+
+// Checks every pool's sharing config without building the cluster (sharesim validate).
+void validate_sharing(const std::vector<NodePoolSpec>& pools, const std::string& scenario_file);
+
+std::vector<std::string> sharing_policy_names();
+
+}  // namespace sharesim

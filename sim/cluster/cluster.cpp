@@ -1,0 +1,111 @@
+#include "sim/cluster/cluster.h"
+
+#include <stdexcept>
+
+#include "sim/scenario/input_error.h"
+
+namespace sharesim {
+
+std::int64_t Gpu::free_units(ResourceId resource) const {
+  for (std::size_t i = 0; i < capacity.size(); ++i) {
+    if (capacity[i].resource == resource) return capacity[i].quantity - allocated[i];
+  }
+  return 0;
+}
+
+Cluster::Cluster(const std::vector<NodePoolSpec>& pools, const GpuCatalog& catalog, const SharingFactory& make_sharing,
+                 const std::string& scenario_file) {
+  names_.intern(kNvidiaGpu);  // always id 0, even on a CPU-only cluster
+  std::vector<std::uint32_t> rack_of_node;
+  std::uint32_t rack_base = 0;
+  for (const NodePoolSpec& spec : pools) {
+    const GpuModel* model = catalog.find(spec.gpu);
+    if (model == nullptr) {
+      throw InputError(scenario_file, spec.pointer + "/gpu", "unknown GPU model \"" + spec.gpu + "\"");
+    }
+    TopologyKind kind = TopologyKind::Pcie;
+    if (!parse_topology_kind(spec.topology, kind)) {
+      throw InputError(scenario_file, spec.pointer + "/topology",
+                       "expected one of \"nvswitch\", \"nvlink-pairs\", \"pcie\", found \"" + spec.topology + "\"");
+    }
+    NodePool pool;
+    pool.name = spec.name;
+    pool.gpu = model;
+    pool.first_node = static_cast<std::uint32_t>(nodes_.size());
+    pool.node_count = static_cast<std::uint32_t>(spec.nodes);
+    pool.gpus_per_node = static_cast<std::uint32_t>(spec.gpus_per_node);
+    pool.policy = spec.sharing.value("policy", "exclusive");
+    pool.sharing = spec.sharing;
+    pool.topology = std::make_shared<NodeTopology>(kind, pool.gpus_per_node);
+    const auto pool_index = static_cast<std::uint32_t>(pools_.size());
+    const std::uint32_t per_rack = spec.nodes_per_rack > 0 ? static_cast<std::uint32_t>(spec.nodes_per_rack)
+                                                           : pool.node_count;
+    for (std::uint32_t n = 0; n < pool.node_count; ++n) {
+      Node node;
+      node.index = static_cast<std::uint32_t>(nodes_.size());
+      node.name = spec.name + "-" + std::to_string(n);
+      node.pool = pool_index;
+      node.first_gpu = static_cast<std::uint32_t>(gpus_.size());
+      node.gpu_count = pool.gpus_per_node;
+      node.cpu_milli = spec.cpu_milli;
+      node.memory_mib = spec.memory_mib;
+      node.labels = spec.labels;
+      // Labels GPU feature discovery sets (NVIDIA gpu-feature-discovery README).
+      if (pool.gpus_per_node > 0) {
+        node.labels["nvidia.com/gpu.product"] = model->product;
+        node.labels["nvidia.com/gpu.count"] = std::to_string(pool.gpus_per_node);
+        node.labels["nvidia.com/gpu.memory"] = std::to_string(model->memory_mib);
+      }
+      node.labels["kubernetes.io/hostname"] = node.name;
+      for (std::uint32_t g = 0; g < pool.gpus_per_node; ++g) {
+        Gpu gpu;
+        gpu.index = static_cast<std::uint32_t>(gpus_.size());
+        gpu.node = node.index;
+        gpu.local_index = g;
+        gpu.model = model;
+        gpu.sharing = make_sharing(spec, *model, names_);
+        gpu.capacity = gpu.sharing->advertise();
+        gpu.allocated.assign(gpu.capacity.size(), 0);
+        gpus_.push_back(std::move(gpu));
+      }
+      rack_of_node.push_back(rack_base + n / per_rack);
+      nodes_.push_back(std::move(node));
+    }
+    rack_base += (pool.node_count + per_rack - 1) / per_rack;
+    pools_.push_back(std::move(pool));
+  }
+  // Node totals are sums over their GPUs, sized for every resource name interned above.
+  for (Node& node : nodes_) {
+    node.resource_capacity.assign(names_.size(), 0);
+    node.resource_allocated.assign(names_.size(), 0);
+    for (std::uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
+      for (const ResourceQuantity& q : gpus_[g].capacity) node.resource_capacity[q.resource] += q.quantity;
+    }
+  }
+  network_ = std::make_unique<NetworkTopology>(rack_of_node);
+}
+
+void Cluster::allocate_units(std::uint32_t gpu_index, ResourceId resource, std::int64_t units) {
+  Gpu& g = gpus_[gpu_index];
+  for (std::size_t i = 0; i < g.capacity.size(); ++i) {
+    if (g.capacity[i].resource != resource) continue;
+    if (g.allocated[i] + units > g.capacity[i].quantity) throw std::logic_error("GPU resource over-allocated");
+    g.allocated[i] += units;
+    nodes_[g.node].resource_allocated[resource] += units;
+    return;
+  }
+  throw std::logic_error("GPU does not advertise the resource being allocated");
+}
+
+void Cluster::release_units(std::uint32_t gpu_index, ResourceId resource, std::int64_t units) {
+  Gpu& g = gpus_[gpu_index];
+  for (std::size_t i = 0; i < g.capacity.size(); ++i) {
+    if (g.capacity[i].resource != resource) continue;
+    g.allocated[i] -= units;
+    nodes_[g.node].resource_allocated[resource] -= units;
+    return;
+  }
+  throw std::logic_error("GPU does not advertise the resource being released");
+}
+
+}  // namespace sharesim

@@ -1,0 +1,98 @@
+#pragma once
+// The cluster model: node pools, nodes, GPUs, their sharing-policy objects and the
+// topology graphs. Holds allocation state; the scheduler decides, the runtime executes.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/cluster/gpu_catalog.h"
+#include "sim/cluster/gpu_sharing.h"
+#include "sim/cluster/network_topology.h"
+#include "sim/cluster/node_topology.h"
+#include "sim/cluster/resource_names.h"
+#include "sim/scenario/scenario.h"
+
+namespace sharesim {
+
+struct Gpu {
+  std::uint32_t index = 0;        // cluster-wide
+  std::uint32_t node = 0;
+  std::uint32_t local_index = 0;  // index within its node
+  const GpuModel* model = nullptr;
+  std::unique_ptr<GpuSharing> sharing;
+  std::vector<ResourceQuantity> capacity;  // what sharing->advertise() said
+  std::vector<std::int64_t> allocated;     // parallel to capacity
+  std::vector<Resident> residents;
+
+  std::int64_t free_units(ResourceId resource) const;
+};
+
+struct Node {
+  std::uint32_t index = 0;
+  std::string name;
+  std::uint32_t pool = 0;
+  std::uint32_t first_gpu = 0;
+  std::uint32_t gpu_count = 0;
+  std::int64_t cpu_milli = 0;
+  std::int64_t memory_mib = 0;
+  std::int64_t cpu_allocated = 0;
+  std::int64_t memory_allocated = 0;
+  std::vector<std::int64_t> resource_capacity;   // by ResourceId
+  std::vector<std::int64_t> resource_allocated;  // by ResourceId
+  std::map<std::string, std::string> labels;
+
+  std::int64_t free_resource(ResourceId id) const {
+    return id < resource_capacity.size() ? resource_capacity[id] - resource_allocated[id] : 0;
+  }
+};
+
+struct NodePool {
+  std::string name;
+  const GpuModel* gpu = nullptr;
+  std::uint32_t first_node = 0;
+  std::uint32_t node_count = 0;
+  std::uint32_t gpus_per_node = 0;
+  std::string policy;  // sharing policy name, for reports
+  std::shared_ptr<const NodeTopology> topology;
+  nlohmann::json sharing;  // the pool's sharing config as given
+};
+
+// Makes the sharing-policy object of one GPU. Supplied by policies/ (sim/ knows none).
+// Throws InputError for a bad `sharing` config (it knows the pool's JSON pointer).
+using SharingFactory = std::function<std::unique_ptr<GpuSharing>(const NodePoolSpec& pool, const GpuModel& model,
+                                                                 ResourceNames& names)>;
+
+class Cluster {
+ public:
+  Cluster(const std::vector<NodePoolSpec>& pools, const GpuCatalog& catalog, const SharingFactory& make_sharing,
+          const std::string& scenario_file);
+
+  const std::vector<Node>& nodes() const { return nodes_; }
+  const std::vector<Gpu>& gpus() const { return gpus_; }
+  const std::vector<NodePool>& pools() const { return pools_; }
+  Node& node(std::uint32_t i) { return nodes_[i]; }
+  Gpu& gpu(std::uint32_t i) { return gpus_[i]; }
+  const Node& node(std::uint32_t i) const { return nodes_[i]; }
+  const Gpu& gpu(std::uint32_t i) const { return gpus_[i]; }
+  const NodePool& pool_of(const Node& n) const { return pools_[n.pool]; }
+  const NodeTopology& topology_of(const Node& n) const { return *pools_[n.pool].topology; }
+  const NetworkTopology& network() const { return *network_; }
+  ResourceNames& resource_names() { return names_; }
+  const ResourceNames& resource_names() const { return names_; }
+
+  // Takes/returns `units` of `resource` on one GPU (and its node's totals).
+  void allocate_units(std::uint32_t gpu, ResourceId resource, std::int64_t units);
+  void release_units(std::uint32_t gpu, ResourceId resource, std::int64_t units);
+
+ private:
+  std::vector<NodePool> pools_;
+  std::vector<Node> nodes_;
+  std::vector<Gpu> gpus_;
+  ResourceNames names_;
+  std::unique_ptr<NetworkTopology> network_;
+};
+
+}  // namespace sharesim

@@ -1,0 +1,88 @@
+#pragma once
+// The sharing-policy interface (DESIGN.md "Sharing policy"): one object per physical GPU,
+// made by policies/ from the node pool's `sharing` config. sim/ calls it through this
+// interface only and knows no particular policy. It answers four questions:
+//   1. advertise: which extended resources this GPU offers, and how many;
+//   2. admit: may this pod's ask go on this GPU now, and if not the exact reason;
+//   3. rates: the progress rate of each resident (contention model);
+//   4. memory and faults: who dies on an over-allocation or a fatal fault.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/cluster/resource_names.h"
+
+namespace sharesim {
+
+struct ResourceQuantity {
+  ResourceId resource = 0;
+  std::int64_t quantity = 0;
+};
+
+// What a pod takes from one GPU device once the device plugin hands it that device.
+struct DeviceAsk {
+  ResourceId resource = 0;     // the extended resource requested (nvidia.com/gpu, ...)
+  std::int64_t units = 1;      // units of it taken from this device
+  std::int64_t requested = 1;  // units the pod requested in total (device plugins check this)
+};
+
+// The demand vector of a resident's current phase (DESIGN.md "Contention model").
+struct PhaseDemand {
+  double sm = 1.0;            // fraction of the GPU's SMs it keeps busy when alone
+  double bw = 0.5;            // fraction of DRAM bandwidth it uses when alone
+  std::int64_t mem_mib = 0;   // device-memory footprint
+
+  bool operator==(const PhaseDemand&) const = default;
+};
+
+// A task resident on a GPU. `rate` is written by compute_rates(): work done per unit of
+// time relative to running alone on a whole GPU (1.0 = standalone speed).
+struct Resident {
+  std::uint32_t task = 0;
+  DeviceAsk ask;
+  PhaseDemand demand;
+  double rate = 0;
+};
+
+struct Admission {
+  bool admitted = true;
+  std::string reason;  // the message the real component would give when refused
+  static Admission yes() { return {}; }
+  static Admission no(std::string why) { return {false, std::move(why)}; }
+};
+
+class GpuSharing {
+ public:
+  virtual ~GpuSharing() = default;
+
+  virtual std::string_view policy_name() const = 0;
+
+  // 1. The extended resources this GPU contributes to its node's allocatable.
+  virtual std::vector<ResourceQuantity> advertise() const = 0;
+
+  // 2. Called by the device-allocation step for a GPU whose advertised units of
+  // ask.resource suffice (`free_units` is what is left). Policies add their own rules.
+  virtual Admission admit(const DeviceAsk& ask, std::int64_t free_units,
+                          std::span<const Resident> residents) const = 0;
+
+  // 3. Sets `rate` of every resident. Called only when something on this GPU changed.
+  virtual void compute_rates(std::span<Resident> residents) const = 0;
+
+  // 4a. After residents.back() joined: indices of residents whose memory allocation fails
+  // (OOM) and who therefore die. Default: none (memory is isolated or never overcommitted).
+  virtual void on_join(std::span<const Resident> residents, std::vector<std::size_t>& killed) const;
+
+  // 4b. Resident `faulting` hit a fatal fault: indices of residents that die with it.
+  // Default: only the faulting one.
+  virtual void on_fault(std::span<const Resident> residents, std::size_t faulting,
+                        std::vector<std::size_t>& killed) const;
+
+  // Whether one pod may take several units of a resource from this one device (time-slicing
+  // replicas can; a whole GPU cannot).
+  virtual bool allows_several_units_per_device() const { return false; }
+};
+
+}  // namespace sharesim

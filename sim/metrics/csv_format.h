@@ -1,0 +1,60 @@
+#pragma once
+// Deterministic, locale-free number formatting for the CSV outputs.
+#include <charconv>
+#include <cstdint>
+#include <string>
+
+#include "sim/core/sim_time.h"
+
+namespace sharesim {
+
+// Exact decimal seconds of an integer-nanosecond time, trailing zeros trimmed: "12.5", "3".
+inline void append_seconds(std::string& out, SimTime t) {
+  if (t < 0) {
+    out += '-';
+    t = -t;
+  }
+  char buf[32];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, t / kSecond);
+  out.append(buf, end);
+  SimTime frac = t % kSecond;
+  if (frac == 0) return;
+  char digits[10] = {'.', '0', '0', '0', '0', '0', '0', '0', '0', '0'};
+  for (int i = 9; i >= 1; --i) {
+    digits[i] = static_cast<char>('0' + frac % 10);
+    frac /= 10;
+  }
+  int last = 9;
+  while (digits[last] == '0') --last;
+  out.append(digits, static_cast<std::size_t>(last) + 1);
+}
+
+// Shortest text that reads back to the same double (std::to_chars, no locale).
+inline void append_double(std::string& out, double value) {
+  char buf[32];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+  out.append(buf, end);
+}
+
+template <typename Integer>
+inline void append_integer(std::string& out, Integer value) {
+  char buf[24];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+  out.append(buf, end);
+}
+
+// Quotes a field when it holds a comma, quote or newline (RFC 4180).
+inline void append_csv_field(std::string& out, const std::string& field) {
+  if (field.find_first_of(",\"\n") == std::string::npos) {
+    out += field;
+    return;
+  }
+  out += '"';
+  for (char c : field) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+}
+
+}  // namespace sharesim

@@ -1,0 +1,20 @@
+#pragma once
+// Writes a run's output directory (docs/outputs.md): summary.json, jobs.csv, gpus.csv,
+// timeseries.csv and, when asked, events.csv. Each file is written to a temporary name and
+// renamed into place, so a failed run never leaves a half-written file behind.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/runtime/cluster_runtime.h"
+
+namespace sharesim {
+
+std::string jobs_csv(ClusterRuntime& runtime);
+std::string gpus_csv(const ClusterRuntime& runtime);
+std::string timeseries_csv(const ClusterRuntime& runtime);
+
+// Creates `dir` if needed. Throws InputError (file = dir) when it cannot be created or written.
+void write_output_file(const std::string& dir, const std::string& name, const std::string& content);
+
+}  // namespace sharesim

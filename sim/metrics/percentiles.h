@@ -1,0 +1,21 @@
+#pragma once
+// Summary statistics of a sample: mean and percentiles by linear interpolation between
+// closest ranks (Hyndman & Fan 1996, definition 7; numpy's default).
+#include <vector>
+
+namespace sharesim {
+
+struct SampleSummary {
+  std::size_t count = 0;
+  double mean = 0;
+  double p50 = 0;
+  double p95 = 0;
+  double p99 = 0;
+  double max = 0;
+};
+
+// Reorders `values` (partial sorts). An empty sample gives all zeros and count 0.
+SampleSummary summarize(std::vector<double>& values);
+double percentile(std::vector<double>& values, double fraction);
+
+}  // namespace sharesim

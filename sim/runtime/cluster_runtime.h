@@ -1,0 +1,150 @@
+#pragma once
+// Executes jobs on the cluster: arrivals from the job sources, placement through the
+// scheduler, fluid progress of running jobs (DESIGN.md "Fluid progress, lazily updated"),
+// completions, and the usage integrals the metrics are computed from.
+//
+// A running job has remaining work (ns of standalone work) and a rate. When anything changes
+// on one GPU, only that GPU's policy recomputes its residents' rates; each affected job's
+// remaining work is brought up to date and its completion event moved. A multi-GPU job
+// progresses at the rate of its slowest GPU.
+#include <cstdint>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "sim/cluster/cluster.h"
+#include "sim/core/simulator.h"
+#include "sim/runtime/job_source.h"
+#include "sim/sched/scheduler.h"
+
+namespace sharesim {
+
+enum class JobState : std::uint8_t { Pending, Running, Completed, Failed };
+std::string_view job_state_name(JobState state);
+
+struct JobRecord {
+  JobSpec spec;
+  JobState state = JobState::Pending;
+  SimTime start = -1;
+  SimTime end = -1;
+  double remaining_work = 0;  // ns of standalone work left as of last_update
+  double rate = 0;            // current progress rate, 1.0 = standalone speed
+  SimTime last_update = 0;
+  EventId completion;
+  std::uint32_t first_pod = 0;  // range in ClusterRuntime::pods()
+  std::uint32_t pod_count = 0;
+  std::int32_t failure = -1;    // index into failure_reasons() when Failed
+};
+
+struct GpuUsage {
+  SimTime allocated_since = -1;  // -1 while no job holds the GPU
+  SimTime busy_since = -1;       // -1 while no resident makes progress
+  SimTime allocated_ns = 0;
+  SimTime busy_ns = 0;
+  std::uint64_t jobs_started = 0;
+};
+
+struct RuntimeCounters {
+  std::uint64_t submitted = 0;
+  std::uint64_t running = 0;
+  std::uint64_t completed = 0;
+  std::uint64_t failed = 0;
+  std::uint64_t allocated_gpus = 0;
+  std::uint64_t busy_gpus = 0;
+};
+
+struct TimeseriesSample {
+  SimTime time = 0;
+  std::uint64_t pending = 0;
+  std::uint64_t running = 0;
+  std::uint64_t completed = 0;
+  std::uint64_t allocated_gpus = 0;
+  std::uint64_t busy_gpus = 0;
+};
+
+class ClusterRuntime {
+ public:
+  ClusterRuntime(Simulator& sim, Cluster& cluster, Scheduler& scheduler, const ShapeTable& shapes,
+                 std::vector<JobOrigin> origins, std::vector<std::unique_ptr<JobSource>> sources);
+
+  // Schedules the first arrival of every source and the time-series sampler. A fixed
+  // interval (> 0) samples at that period; 0 picks one adaptively: start at 1 s and, each
+  // time kMaxSamples are held, keep every other sample and double the period.
+  void start(SimTime sample_interval);
+  static constexpr std::size_t kMaxSamples = 1000;
+  // Closes the usage integrals at `end` (call once, after the simulator stopped).
+  void finish(SimTime end);
+  // Optional CSV event log (time_s,event,job,detail); nullptr = none.
+  void set_event_log(std::ostream* log) { event_log_ = log; }
+
+  const std::vector<JobRecord>& jobs() const { return jobs_; }
+  const std::vector<PodPlacement>& pods() const { return pods_; }
+  const std::vector<DeviceAllocation>& devices() const { return devices_; }
+  const std::vector<GpuUsage>& gpu_usage() const { return gpu_usage_; }
+  const std::vector<JobOrigin>& origins() const { return origins_; }
+  const std::vector<std::string>& failure_reasons() const { return failure_reasons_; }
+  const std::vector<TimeseriesSample>& timeseries() const { return samples_; }
+  const RuntimeCounters& counters() const { return counters_; }
+  const Cluster& cluster() const { return cluster_; }
+  const ShapeTable& shapes() const { return shapes_; }
+  Scheduler& scheduler() { return scheduler_; }
+  std::string job_name(const JobRecord& job) const;
+
+ private:
+  struct ArrivalHandler : EventHandler {
+    ClusterRuntime* runtime = nullptr;
+    void on_event(std::uint64_t source) override { runtime->on_arrival(static_cast<std::size_t>(source)); }
+  };
+  struct CompletionHandler : EventHandler {
+    ClusterRuntime* runtime = nullptr;
+    void on_event(std::uint64_t job) override { runtime->on_completion(static_cast<std::uint32_t>(job)); }
+  };
+  struct SampleHandler : EventHandler {
+    ClusterRuntime* runtime = nullptr;
+    void on_event(std::uint64_t) override { runtime->on_sample(); }
+  };
+
+  void pull_next_arrival(std::size_t source);
+  void on_arrival(std::size_t source);
+  void on_completion(std::uint32_t job);
+  void on_sample();
+
+  bool try_start(std::uint32_t job);
+  void schedule_pending();
+  // Removes the job from its GPUs and gives its resources back; refreshes those GPUs.
+  void vacate(std::uint32_t job);
+  void kill(std::uint32_t job, const std::string& reason);
+  // Recomputes rates on one GPU and moves the completion events of its residents.
+  void refresh_gpu(std::uint32_t gpu);
+  void refresh_job(std::uint32_t job);
+  void update_gpu_usage(std::uint32_t gpu);
+  void log(const char* event, std::uint32_t job, const std::string& detail);
+
+  Simulator& sim_;
+  Cluster& cluster_;
+  Scheduler& scheduler_;
+  const ShapeTable& shapes_;
+  std::vector<JobOrigin> origins_;
+  std::vector<std::unique_ptr<JobSource>> sources_;
+  std::vector<JobSpec> next_arrival_;  // one buffered job per source
+
+  std::vector<JobRecord> jobs_;
+  std::vector<PodPlacement> pods_;
+  std::vector<DeviceAllocation> devices_;
+  std::vector<GpuUsage> gpu_usage_;
+  std::vector<std::string> failure_reasons_;
+  std::vector<TimeseriesSample> samples_;
+  RuntimeCounters counters_;
+  SimTime sample_interval_ = 0;
+  bool adaptive_sampling_ = false;
+  std::ostream* event_log_ = nullptr;
+
+  ArrivalHandler arrival_handler_;
+  CompletionHandler completion_handler_;
+  SampleHandler sample_handler_;
+  std::vector<std::uint32_t> failed_shapes_scratch_;
+  std::vector<std::size_t> killed_scratch_;
+};
+
+}  // namespace sharesim

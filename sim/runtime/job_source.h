@@ -1,0 +1,16 @@
+#pragma once
+// Where jobs come from: a generator, an explicit job list, a trace reader (workloads/
+// implements them). The runtime pulls one job at a time, so a million-job workload never
+// sits in the event queue at once.
+#include "sim/sched/job.h"
+
+namespace sharesim {
+
+class JobSource {
+ public:
+  virtual ~JobSource() = default;
+  // The next job, with arrival times non-decreasing; false when the source is exhausted.
+  virtual bool next(JobSpec& out) = 0;
+};
+
+}  // namespace sharesim

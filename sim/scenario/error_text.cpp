@@ -1,0 +1,41 @@
+#include "sim/scenario/error_text.h"
+
+namespace sharesim {
+namespace {
+
+// Long enough for any real name or duration; a pasted paragraph is cut so that the
+// message stays one line.
+constexpr std::size_t kLongestQuotedValue = 60;
+
+}  // namespace
+
+std::string quote(std::string_view text) {
+  // Replace, not throw, on invalid UTF-8: --set values come straight from the command line.
+  return nlohmann::json(std::string(text)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string quoted_list(const std::vector<std::string>& words) {
+  std::string text;
+  for (const std::string& word : words) {
+    if (!text.empty()) text += ", ";
+    text += quote(word);
+  }
+  return text;
+}
+
+std::string describe_value(const nlohmann::ordered_json& value) {
+  if (value.is_object()) return value.empty() ? "an empty object" : "an object";
+  if (value.is_array()) return value.empty() ? "an empty array" : "an array";
+  if (value.is_string()) {
+    const auto& text = value.get_ref<const std::string&>();
+    if (text.size() > kLongestQuotedValue) return quote(text.substr(0, kLongestQuotedValue)) + "...";
+    return quote(text);
+  }
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string count_of(long long count, std::string_view singular, std::string_view plural) {
+  return std::to_string(count) + " " + std::string(count == 1 ? singular : plural);
+}
+
+}  // namespace sharesim

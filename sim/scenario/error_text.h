@@ -1,0 +1,25 @@
+#pragma once
+// Wording shared by every scenario error message, so they all read alike:
+// `expected <what>, found <what was there>`, names in double quotes.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace sharesim {
+
+// The text as a JSON string literal: "A100-80G" (quotes and control characters escaped).
+std::string quote(std::string_view text);
+
+// "\"a\", \"b\", \"c\"".
+std::string quoted_list(const std::vector<std::string>& words);
+
+// The "found" half of a message: scalars as JSON text (-1, "4", true, null; long strings
+// shortened), containers by kind ("an object", "an array").
+std::string describe_value(const nlohmann::ordered_json& value);
+
+// "1 GPU", "9 GPUs".
+std::string count_of(long long count, std::string_view singular, std::string_view plural);
+
+}  // namespace sharesim

@@ -1,0 +1,29 @@
+#pragma once
+// JSON pointers (RFC 6901) as plain strings: the "where" of every scenario error, and
+// the order in which errors are reported (the first one in the file wins).
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace sharesim {
+
+// base + "/" + token, with '~' and '/' in the token escaped as ~0 and ~1.
+std::string pointer_append(std::string_view base, std::string_view token);
+std::string pointer_append(std::string_view base, std::size_t index);
+
+// "/a/b~1c" -> {"a", "b/c"}; "" -> {}. Precondition: empty or starts with '/'.
+std::vector<std::string> pointer_tokens(std::string_view pointer);
+
+// True when `pointer` is `ancestor` or lies inside it ("/a/b" is inside "/a", not inside "/ab").
+bool pointer_within(std::string_view pointer, std::string_view ancestor);
+
+// Where `pointer` sits in the document as written: for each step, the member's position
+// in its object (documents are kept in file order) or the array index. Comparing two
+// keys lexicographically compares places in the file; a container sorts before its
+// contents. Steps that do not exist sort last.
+std::vector<std::size_t> document_position(const nlohmann::ordered_json& document, std::string_view pointer);
+
+}  // namespace sharesim

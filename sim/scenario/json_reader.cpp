@@ -1,0 +1,127 @@
+#include "sim/scenario/json_reader.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <set>
+#include <vector>
+
+#include "sim/scenario/error_text.h"
+#include "sim/scenario/input_error.h"
+#include "sim/scenario/json_pointer.h"
+
+namespace sharesim {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// nlohmann's message is "[json.exception.parse_error.101] parse error at line 3, column 1:
+// syntax error while parsing object key - unexpected '}'; expected string literal". The
+// place is reported separately (and counted in characters), so keep only the detail.
+std::string parse_error_detail(const std::string& message) {
+  if (const std::size_t detail = message.find("syntax error"); detail != std::string::npos) return message.substr(detail);
+  const std::size_t after_place = message.find(": ", message.find("parse error"));
+  return after_place == std::string::npos ? message : message.substr(after_place + 2);
+}
+
+// Tracks where the parser is (a JSON pointer) so that a repeated key can be named.
+class DuplicateKeyGuard {
+ public:
+  explicit DuplicateKeyGuard(const std::string& origin) : origin_(origin) {}
+
+  bool operator()(int /*depth*/, Json::parse_event_t event, Json& parsed) {
+    switch (event) {
+      case Json::parse_event_t::object_start:
+      case Json::parse_event_t::array_start:
+        frames_.push_back({event == Json::parse_event_t::object_start, {}, {}, 0});
+        break;
+      case Json::parse_event_t::key: {
+        Frame& frame = frames_.back();
+        frame.key = parsed.get<std::string>();
+        if (!frame.keys.insert(frame.key).second) {
+          throw InputError(origin_, current_pointer(), "duplicate key " + quote(frame.key) + " (each key may appear once in an object)");
+        }
+        break;
+      }
+      case Json::parse_event_t::value:
+        finish_element();
+        break;
+      case Json::parse_event_t::object_end:
+      case Json::parse_event_t::array_end:
+        frames_.pop_back();
+        finish_element();
+        break;
+    }
+    return true;
+  }
+
+ private:
+  struct Frame {
+    bool is_object;
+    std::set<std::string> keys;
+    std::string key;       // current member's key (objects)
+    std::size_t index;     // current element's index (arrays)
+  };
+
+  void finish_element() {
+    if (!frames_.empty() && !frames_.back().is_object) ++frames_.back().index;
+  }
+
+  std::string current_pointer() const {
+    std::string pointer;
+    for (const Frame& frame : frames_) {
+      pointer = frame.is_object ? pointer_append(pointer, frame.key) : pointer_append(pointer, frame.index);
+    }
+    return pointer;
+  }
+
+  const std::string& origin_;
+  std::vector<Frame> frames_;
+};
+
+}  // namespace
+
+std::string read_text_file(const std::string& path) {
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) throw InputError(path, "", std::string("cannot read file: ") + std::strerror(errno));
+  std::string text;
+  char buffer[1 << 16];
+  while (true) {
+    const std::size_t count = std::fread(buffer, 1, sizeof buffer, file.get());
+    text.append(buffer, count);
+    if (count < sizeof buffer) break;
+  }
+  // Reading a directory opens fine on Linux and fails here with EISDIR.
+  if (std::ferror(file.get())) throw InputError(path, "", std::string("cannot read file: ") + std::strerror(errno));
+  return text;
+}
+
+std::string line_column(std::string_view text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i < offset; ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte == '\n') {
+      ++line;
+      column = 1;
+    } else if ((byte & 0xC0) != 0x80) {  // UTF-8 continuation bytes do not start a character
+      ++column;
+    }
+  }
+  return std::to_string(line) + ":" + std::to_string(column);
+}
+
+Json parse_json_text(std::string_view text, const std::string& origin) {
+  DuplicateKeyGuard guard(origin);
+  try {
+    return Json::parse(text, std::ref(guard));
+  } catch (const Json::parse_error& error) {
+    // error.byte is the 1-based position of the character the parser stopped at.
+    const std::size_t offset = error.byte == 0 ? 0 : error.byte - 1;
+    throw InputError(origin, line_column(text, offset), parse_error_detail(error.what()));
+  }
+}
+
+}  // namespace sharesim

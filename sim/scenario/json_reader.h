@@ -1,0 +1,24 @@
+#pragma once
+// Reading JSON that a person wrote (scenario files, --set values are parsed elsewhere):
+// syntax errors become InputError with a 1-based LINE:COLUMN, and a key written twice in
+// one object is an error rather than the silent last-one-wins of most parsers.
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace sharesim {
+
+// Whole file as text. Throws InputError(path, "", "cannot read file: <strerror>").
+std::string read_text_file(const std::string& path);
+
+// Parses `text`, keeping objects in the order written (errors are reported in document
+// order). Throws InputError(origin, "LINE:COLUMN", "syntax error while parsing ...") or
+// InputError(origin, "/json/pointer", "duplicate key ...").
+nlohmann::ordered_json parse_json_text(std::string_view text, const std::string& origin);
+
+// 1-based line and column (counted in characters, not bytes) of the byte at `offset`
+// (0-based); an offset at or past the end names the place just after the last character.
+std::string line_column(std::string_view text, std::size_t offset);
+
+}  // namespace sharesim

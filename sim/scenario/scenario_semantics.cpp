@@ -1,0 +1,253 @@
+#include "sim/scenario/scenario_semantics.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <optional>
+
+#include "sim/core/sim_time.h"
+#include "sim/scenario/did_you_mean.h"
+#include "sim/scenario/error_text.h"
+#include "sim/scenario/json_pointer.h"
+
+namespace sharesim {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// What a node of one pool offers; enough to decide whether a pod could ever be placed.
+struct PoolCapacity {
+  std::string gpu;
+  std::int64_t nodes = 0;
+  std::int64_t gpus = 0;
+  std::int64_t cpu_milli = 0;
+  std::int64_t memory_mib = 0;
+};
+
+std::int64_t integer_or(const Json& object, const char* key, std::int64_t fallback) {
+  return object.contains(key) ? object[key].get<std::int64_t>() : fallback;
+}
+
+class SemanticChecker {
+ public:
+  SemanticChecker(const Json& document, const GpuCatalog& catalog, const std::string& base_dir)
+      : document_(document), catalog_(catalog), base_dir_(base_dir) {}
+
+  std::vector<ScenarioIssue> run(const std::vector<DefinitionUse>& uses) {
+    check_durations(uses);
+    check_node_pools();
+    check_workload();
+    return std::move(issues_);
+  }
+
+ private:
+  void report(std::string pointer, std::string problem) { issues_.push_back({std::move(pointer), std::move(problem)}); }
+
+  // The schema's pattern admits any digits; only parsing finds values past int64 ns.
+  void check_durations(const std::vector<DefinitionUse>& uses) {
+    for (const DefinitionUse& use : uses) {
+      if (use.definition != "duration") continue;
+      const std::string& text = document_.at(nlohmann::ordered_json::json_pointer(use.pointer)).get_ref<const std::string&>();
+      if (!parse_duration(text)) {
+        report(use.pointer, "duration " + quote(text) + " is too long: simulated time ends after about 292 years (2^63 ns)");
+      }
+    }
+    const Json::json_pointer interval("/output/timeseries_interval");
+    if (document_.contains(interval)) {
+      const std::optional<SimTime> value = parse_duration(document_.at(interval).get<std::string>());
+      if (value && *value == 0) report(interval.to_string(), "expected a duration > 0, found " + describe_value(document_.at(interval)));
+    }
+  }
+
+  void check_node_pools() {
+    const Json& pools = document_["cluster"]["node_pools"];
+    std::map<std::string, std::string> pool_by_name;  // name -> pointer of its first pool
+    for (std::size_t i = 0; i < pools.size(); ++i) {
+      const Json& pool = pools[i];
+      const std::string pointer = pointer_append("/cluster/node_pools", i);
+      const std::string name = pool["name"].get<std::string>();
+      const auto [first, inserted] = pool_by_name.emplace(name, pointer);
+      if (!inserted) report(pointer + "/name", "duplicate node pool name " + quote(name) + " (also " + first->second + ")");
+      const std::string gpu = pool["gpu"].get<std::string>();
+      if (catalog_.find(gpu) == nullptr) report(pointer + "/gpu", unknown_gpu_model_problem(gpu, catalog_));
+      const std::int64_t gpus = pool["gpus_per_node"].get<std::int64_t>();
+      if (pool.value("topology", "") == "nvlink-pairs" && gpus % 2 != 0) {
+        report(pointer + "/topology", "\"nvlink-pairs\" pairs GPUs two by two, so gpus_per_node must be even, found " +
+                                          std::to_string(gpus));
+      }
+      capacities_.push_back({gpu, pool["nodes"].get<std::int64_t>(), gpus, pool["cpu_milli"].get<std::int64_t>(),
+                             pool["memory_mib"].get<std::int64_t>()});
+    }
+  }
+
+  void check_workload() {
+    const Json& workload = document_["workload"];
+    const bool has_generators = workload.contains("generators") && !workload["generators"].empty();
+    const bool has_jobs = workload.contains("jobs") && !workload["jobs"].empty();
+    if (!has_generators && !has_jobs && !workload.contains("trace")) {
+      report("/workload", "the workload is empty: give at least one of \"generators\", \"jobs\" or \"trace\"");
+    }
+    if (workload.contains("generators")) check_generators(workload["generators"]);
+    if (workload.contains("jobs")) check_jobs(workload["jobs"]);
+    if (workload.contains("trace")) check_readable("/workload/trace/path", workload["trace"]["path"].get<std::string>(), "trace");
+  }
+
+  void check_generators(const Json& generators) {
+    std::map<std::string, std::string> generator_by_name;
+    for (std::size_t i = 0; i < generators.size(); ++i) {
+      const Json& generator = generators[i];
+      const std::string pointer = pointer_append("/workload/generators", i);
+      if (generator.contains("name")) {
+        const std::string name = generator["name"].get<std::string>();
+        const auto [first, inserted] = generator_by_name.emplace(name, pointer);
+        if (!inserted) report(pointer + "/name", "duplicate generator name " + quote(name) + " (also " + first->second + ")");
+      }
+      if (!generator.contains("count") && !generator.contains("until")) {
+        report(pointer, "a generator needs \"count\", \"until\" or both, to know when to stop");
+      }
+      if (generator.contains("until")) {
+        const auto until = parse_duration(generator["until"].get<std::string>());
+        const auto start = parse_duration(generator.value("start", "0s"));
+        if (until && start && *until <= *start) {
+          report(pointer + "/until", "the generator stops (until " + generator["until"].get<std::string>() +
+                                         ") no later than it starts (start " + generator.value("start", "0s") +
+                                         "), so it would make no jobs");
+        }
+      }
+      const Json& duration = generator["duration"];
+      if (duration.contains("file")) check_readable(pointer + "/duration/file", duration["file"].get<std::string>(), "samples");
+      check_pods(pointer, generator);
+    }
+  }
+
+  void check_jobs(const Json& jobs) {
+    std::map<std::string, std::string> job_by_name;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      const Json& job = jobs[i];
+      const std::string pointer = pointer_append("/workload/jobs", i);
+      const std::string name = job["name"].get<std::string>();
+      const auto [first, inserted] = job_by_name.emplace(name, pointer);
+      if (!inserted) report(pointer + "/name", "duplicate job name " + quote(name) + " (also " + first->second + ")");
+      check_pods(pointer, job);
+    }
+  }
+
+  // Could a pod of this job ever be placed, and could all its gang-scheduled pods run at
+  // once? Otherwise the job would wait forever, which is an input error, not a result.
+  void check_pods(const std::string& owner, const Json& owner_json) {
+    static const Json kNoRequest = Json::object();
+    const Json& request = owner_json.contains("request") ? owner_json["request"] : kNoRequest;
+    const std::string request_pointer = owner + "/request";
+    // Where to point for a value the user did not write (a default): its nearest written parent.
+    const auto place_of = [&](const char* key) {
+      if (request.contains(key)) return request_pointer + "/" + key;
+      return owner_json.contains("request") ? request_pointer : owner;
+    };
+    const std::int64_t gpus = integer_or(request, "gpus", 1);
+    const std::int64_t cpu_milli = integer_or(request, "cpu_milli", 0);
+    const std::int64_t memory_mib = integer_or(request, "memory_mib", 0);
+
+    std::string product;
+    std::string node_phrase = "the largest node";
+    if (request.contains("gpu_product")) {
+      product = request["gpu_product"].get<std::string>();
+      if (catalog_.find(product) == nullptr) {
+        report(request_pointer + "/gpu_product", unknown_gpu_model_problem(product, catalog_));
+        return;
+      }
+      if (std::none_of(capacities_.begin(), capacities_.end(), [&](const PoolCapacity& pool) { return pool.gpu == product; })) {
+        std::vector<std::string> present;
+        for (const PoolCapacity& pool : capacities_) {
+          if (std::find(present.begin(), present.end(), pool.gpu) == present.end()) present.push_back(pool.gpu);
+        }
+        report(request_pointer + "/gpu_product",
+               "no node pool has GPU model " + quote(product) + " (the pools have " + quoted_list(present) + ")");
+        return;
+      }
+      node_phrase = "the largest node with " + product;
+    }
+    std::vector<const PoolCapacity*> eligible;
+    for (const PoolCapacity& pool : capacities_) {
+      if (product.empty() || pool.gpu == product) eligible.push_back(&pool);
+    }
+    if (eligible.empty()) return;  // no pools: the schema already demands one
+
+    struct Dimension {
+      const char* key;
+      std::int64_t asked;
+      std::int64_t PoolCapacity::*offered;
+      const char* singular;
+      const char* plural;
+    };
+    const Dimension dimensions[] = {{"gpus", gpus, &PoolCapacity::gpus, "GPU", "GPUs"},
+                                    {"cpu_milli", cpu_milli, &PoolCapacity::cpu_milli, "cpu_milli", "cpu_milli"},
+                                    {"memory_mib", memory_mib, &PoolCapacity::memory_mib, "memory_mib", "memory_mib"}};
+    for (const Dimension& dimension : dimensions) {
+      std::int64_t largest = 0;
+      for (const PoolCapacity* pool : eligible) largest = std::max(largest, pool->*dimension.offered);
+      if (dimension.asked > largest) {
+        const std::string asked = count_of(dimension.asked, dimension.singular, dimension.plural);
+        const std::string default_note = request.contains(dimension.key) ? "" : " (the default)";
+        report(place_of(dimension.key), "a pod asks for " + asked + default_note + " but " + node_phrase + " has " +
+                                            std::to_string(largest));
+        return;
+      }
+    }
+    const auto pods_per_node = [&](const PoolCapacity& pool) -> long double {
+      long double fit = 1e30L;  // a pod asking for nothing fits without limit
+      if (gpus > 0) fit = std::min(fit, static_cast<long double>(pool.gpus / gpus));
+      if (cpu_milli > 0) fit = std::min(fit, static_cast<long double>(pool.cpu_milli / cpu_milli));
+      if (memory_mib > 0) fit = std::min(fit, static_cast<long double>(pool.memory_mib / memory_mib));
+      return fit;
+    };
+    if (std::none_of(eligible.begin(), eligible.end(), [&](const PoolCapacity* pool) { return pods_per_node(*pool) >= 1; })) {
+      report(owner_json.contains("request") ? request_pointer : owner,
+             "no single node offers " + count_of(gpus, "GPU", "GPUs") + ", " + std::to_string(cpu_milli) +
+                 " cpu_milli and " + std::to_string(memory_mib) + " memory_mib together, so a pod could never be placed");
+      return;
+    }
+    const std::int64_t pods = integer_or(owner_json, "pods", 1);
+    long double cluster_fit = 0;
+    for (const PoolCapacity* pool : eligible) cluster_fit += static_cast<long double>(pool->nodes) * pods_per_node(*pool);
+    if (static_cast<long double>(pods) > cluster_fit) {
+      report(owner + "/pods", "a job's " + std::to_string(pods) +
+                                  " pods must run together, but the whole cluster can hold at most " +
+                                  std::to_string(static_cast<long long>(cluster_fit)) + " of them at once");
+    }
+  }
+
+  void check_readable(const std::string& pointer, const std::string& path, const char* what) {
+    const std::filesystem::path resolved = std::filesystem::path(base_dir_) / path;
+    std::FILE* file = std::fopen(resolved.c_str(), "rb");
+    if (file == nullptr) {
+      report(pointer, std::string("cannot read ") + what + " file " + quote(resolved.string()) + ": " + std::strerror(errno));
+      return;
+    }
+    std::fclose(file);
+  }
+
+  const Json& document_;
+  const GpuCatalog& catalog_;
+  const std::string& base_dir_;
+  std::vector<PoolCapacity> capacities_;
+  std::vector<ScenarioIssue> issues_;
+};
+
+}  // namespace
+
+std::string unknown_gpu_model_problem(const std::string& id, const GpuCatalog& catalog) {
+  std::string problem = "unknown GPU model " + quote(id);
+  if (const auto suggestion = closest_match(id, catalog.ids())) problem += "; did you mean " + quote(*suggestion) + "?";
+  return problem + " (see `sharesim gpus`)";
+}
+
+std::vector<ScenarioIssue> find_semantic_issues(const Json& document, const std::vector<DefinitionUse>& uses,
+                                                const GpuCatalog& catalog, const std::string& base_dir) {
+  return SemanticChecker(document, catalog, base_dir).run(uses);
+}
+
+}  // namespace sharesim

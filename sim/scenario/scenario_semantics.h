@@ -1,0 +1,31 @@
+#pragma once
+// Checks on a scenario that a JSON Schema cannot express: GPU models that must exist in
+// the catalog, pool names that must be unique, pods that no node could ever hold,
+// durations that overflow, files that must be readable.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/cluster/gpu_catalog.h"
+#include "sim/scenario/schema_validator.h"
+
+namespace sharesim {
+
+struct ScenarioIssue {
+  std::string pointer;  // the value at fault
+  std::string problem;  // "unknown GPU model \"A100-80G\"; did you mean \"A100-80GB\"? (see `sharesim gpus`)"
+};
+
+// Every issue found, in no particular order (the loader reports the one that comes
+// first in the file). Precondition: `document` passed the schema, and `uses` are that
+// validation's definition uses. Relative file paths resolve against `base_dir`.
+std::vector<ScenarioIssue> find_semantic_issues(const nlohmann::ordered_json& document,
+                                                const std::vector<DefinitionUse>& uses, const GpuCatalog& catalog,
+                                                const std::string& base_dir);
+
+// "unknown GPU model \"X\"; did you mean \"Y\"? (see `sharesim gpus`)", for any place
+// that names a catalog id.
+std::string unknown_gpu_model_problem(const std::string& id, const GpuCatalog& catalog);
+
+}  // namespace sharesim

@@ -1,0 +1,47 @@
+#pragma once
+// What the scheduler places: a job of one or more identical pods with Kubernetes-like
+// requests. Request shapes are interned (a million jobs from one generator share one
+// PodShape) so a job record stays small.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/cluster/gpu_sharing.h"
+#include "sim/core/sim_time.h"
+
+namespace sharesim {
+
+struct PodShape {
+  std::int64_t cpu_milli = 0;
+  std::int64_t memory_mib = 0;
+  ResourceId gpu_resource = 0;  // the GPU extended resource requested (nvidia.com/gpu, ...)
+  std::int64_t gpu_units = 0;   // as the pod's `limits` ask for it
+  std::string gpu_product;      // node selector on nvidia.com/gpu.product; empty = any model
+  std::string gpu_model_id;     // the catalog id the selector came from (for messages)
+  PhaseDemand demand;           // contention-model demand while running
+
+  bool operator==(const PodShape&) const = default;
+};
+
+struct ShapeTable {
+  std::vector<PodShape> shapes;
+  std::uint32_t intern(const PodShape& shape);
+};
+
+// One origin of jobs (a generator, an explicit job list entry, a trace): names and classes.
+struct JobOrigin {
+  std::string name;  // job names are "<origin>-<sequence>"
+  std::string kind;  // behaviour class: "training", "batch", ...
+};
+
+struct JobSpec {
+  SimTime arrival = 0;
+  SimTime work = 0;              // standalone duration on whole GPUs of its type
+  std::uint32_t shape = 0;       // index into ShapeTable
+  std::uint32_t pods = 1;        // gang size: all pods are placed together or none is
+  std::int32_t priority = 0;
+  std::uint32_t origin = 0;      // index into the run's JobOrigin table
+  std::uint32_t sequence = 0;    // number within its origin
+};
+
+}  // namespace sharesim

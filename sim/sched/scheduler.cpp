@@ -1,0 +1,188 @@
+#include "sim/sched/scheduler.h"
+
+#include <bit>
+#include <map>
+
+#include "sim/scenario/input_error.h"
+
+namespace sharesim {
+namespace {
+
+// Reason texts of the kube-scheduler filter plugins (NodeAffinity, NodeResourcesFit).
+constexpr const char* kSelectorMismatch = "node(s) didn't match Pod's node affinity/selector";
+std::string insufficient(const std::string& resource) { return "Insufficient " + resource; }
+
+}  // namespace
+
+Scheduler::Scheduler(Cluster& cluster, const ShapeTable& shapes, const SchedulerSpec& spec,
+                     const std::string& scenario_file)
+    : cluster_(cluster), shapes_(shapes), pending_(spec.queue == "priority") {
+  if (spec.queue != "fifo" && spec.queue != "priority") {
+    throw InputError(scenario_file, "/scheduler/queue", "expected one of \"fifo\", \"priority\", found \"" + spec.queue + "\"");
+  }
+  placement_ = make_placement_policy(spec.placement, cluster);
+  if (!placement_) {
+    throw InputError(scenario_file, "/scheduler/placement",
+                     "expected one of \"first-fit\", \"binpack\", \"spread\", found \"" + spec.placement + "\"");
+  }
+}
+
+std::string Scheduler::filter_reason(const PodShape& shape, const Node& node) const {
+  if (!shape.gpu_product.empty()) {
+    const auto label = node.labels.find("nvidia.com/gpu.product");
+    if (label == node.labels.end() || label->second != shape.gpu_product) return kSelectorMismatch;
+  }
+  std::string reasons;
+  const auto add = [&reasons](const std::string& reason) {
+    if (!reasons.empty()) reasons += '\n';
+    reasons += reason;
+  };
+  if (node.cpu_milli - node.cpu_allocated < shape.cpu_milli) add(insufficient("cpu"));
+  if (node.memory_mib - node.memory_allocated < shape.memory_mib) add(insufficient("memory"));
+  if (shape.gpu_units > 0 && node.free_resource(shape.gpu_resource) < shape.gpu_units) {
+    add(insufficient(cluster_.resource_names().name(shape.gpu_resource)));
+  }
+  return reasons;
+}
+
+bool Scheduler::assign_devices(const PodShape& shape, const Node& node, std::vector<DeviceAllocation>& out,
+                               std::string* refusal) const {
+  if (shape.gpu_units == 0) return true;
+  const DeviceAsk one_unit{shape.gpu_resource, 1, shape.gpu_units};
+  std::uint32_t admitted_mask = 0;
+  for (std::uint32_t local = 0; local < node.gpu_count; ++local) {
+    const Gpu& gpu = cluster_.gpu(node.first_gpu + local);
+    const std::int64_t free_units = gpu.free_units(shape.gpu_resource);
+    if (free_units < 1) continue;
+    const Admission admission = gpu.sharing->admit(one_unit, free_units, gpu.residents);
+    if (admission.admitted) {
+      admitted_mask |= 1u << local;
+    } else if (refusal != nullptr && refusal->empty()) {
+      *refusal = admission.reason;
+    }
+  }
+  const auto wanted = static_cast<std::uint32_t>(shape.gpu_units);
+  if (static_cast<std::uint32_t>(std::popcount(admitted_mask)) >= wanted) {
+    const std::uint32_t chosen = cluster_.topology_of(node).choose_gpus(admitted_mask, wanted);
+    for (std::uint32_t local = 0; local < node.gpu_count; ++local) {
+      if (chosen >> local & 1u) out.push_back({node.first_gpu + local, 1});
+    }
+    return true;
+  }
+  // Several units from one device (time-slicing replicas): fill the admitted GPUs in order.
+  std::int64_t remaining = shape.gpu_units;
+  const std::size_t start = out.size();
+  for (std::uint32_t local = 0; local < node.gpu_count && remaining > 0; ++local) {
+    if (!(admitted_mask >> local & 1u)) continue;
+    const Gpu& gpu = cluster_.gpu(node.first_gpu + local);
+    if (!gpu.sharing->allows_several_units_per_device()) continue;
+    const std::int64_t take = std::min(remaining, gpu.free_units(shape.gpu_resource));
+    out.push_back({gpu.index, take});
+    remaining -= take;
+  }
+  if (remaining == 0) return true;
+  out.resize(start);
+  if (refusal != nullptr && refusal->empty()) *refusal = insufficient(cluster_.resource_names().name(shape.gpu_resource));
+  return false;
+}
+
+bool Scheduler::might_fit(const JobSpec& job) {
+  const PodShape& shape = shapes_.shapes[job.shape];
+  return shape.gpu_units == 0 || placement_->max_free_units(shape.gpu_resource) >= shape.gpu_units;
+}
+
+bool Scheduler::place_pod(const PodShape& shape, int preferred_rack, std::vector<PodPlacement>& pods,
+                          std::vector<DeviceAllocation>& devices) {
+  const std::size_t device_start = devices.size();
+  const auto feasible = [&](std::uint32_t node_index, bool rack_only) {
+    const Node& node = cluster_.node(node_index);
+    if (rack_only && static_cast<int>(cluster_.network().rack(node_index)) != preferred_rack) return false;
+    if (!filter_reason(shape, node).empty()) return false;
+    if (!assign_devices(shape, node, devices, nullptr)) return false;
+    return true;
+  };
+  std::optional<std::uint32_t> chosen;
+  if (preferred_rack >= 0) chosen = placement_->choose(shape, [&](std::uint32_t n) { return feasible(n, true); });
+  if (!chosen) chosen = placement_->choose(shape, [&](std::uint32_t n) { return feasible(n, false); });
+  if (!chosen) return false;
+  Node& node = cluster_.node(*chosen);
+  node.cpu_allocated += shape.cpu_milli;
+  node.memory_allocated += shape.memory_mib;
+  for (std::size_t d = device_start; d < devices.size(); ++d) {
+    cluster_.allocate_units(devices[d].gpu, shape.gpu_resource, devices[d].units);
+  }
+  pods.push_back({*chosen, static_cast<std::uint32_t>(device_start), static_cast<std::uint32_t>(devices.size() - device_start)});
+  placement_->node_changed(*chosen);
+  return true;
+}
+
+bool Scheduler::try_place(const JobSpec& job, std::vector<PodPlacement>& pods, std::vector<DeviceAllocation>& devices) {
+  const PodShape& shape = shapes_.shapes[job.shape];
+  const std::size_t pods_start = pods.size();
+  const std::size_t devices_start = devices.size();
+  int rack = -1;
+  for (std::uint32_t p = 0; p < job.pods; ++p) {
+    if (!place_pod(shape, rack, pods, devices)) {
+      // Gang: undo the pods already placed.
+      for (std::size_t i = pods_start; i < pods.size(); ++i) release_pod(job, pods[i], devices);
+      pods.resize(pods_start);
+      devices.resize(devices_start);
+      return false;
+    }
+    if (p == 0) rack = static_cast<int>(cluster_.network().rack(pods.back().node));
+  }
+  return true;
+}
+
+void Scheduler::release_pod(const JobSpec& job, const PodPlacement& pod, const std::vector<DeviceAllocation>& devices) {
+  const PodShape& shape = shapes_.shapes[job.shape];
+  Node& node = cluster_.node(pod.node);
+  node.cpu_allocated -= shape.cpu_milli;
+  node.memory_allocated -= shape.memory_mib;
+  for (std::uint32_t d = pod.first_device; d < pod.first_device + pod.device_count; ++d) {
+    cluster_.release_units(devices[d].gpu, shape.gpu_resource, devices[d].units);
+  }
+  placement_->node_changed(pod.node);
+}
+
+std::string Scheduler::explain_unschedulable(const JobSpec& job) const {
+  const PodShape& shape = shapes_.shapes[job.shape];
+  std::map<std::string, std::size_t> histogram;  // sorted by reason, as kube-scheduler prints
+  std::size_t fitting_nodes = 0;
+  std::vector<DeviceAllocation> scratch;
+  for (const Node& node : cluster_.nodes()) {
+    const std::string reasons = filter_reason(shape, node);
+    if (!reasons.empty()) {
+      std::size_t begin = 0;
+      while (begin <= reasons.size()) {
+        const std::size_t end = std::min(reasons.find('\n', begin), reasons.size());
+        ++histogram[reasons.substr(begin, end - begin)];
+        begin = end + 1;
+      }
+      continue;
+    }
+    std::string refusal;
+    scratch.clear();
+    if (!assign_devices(shape, node, scratch, &refusal)) {
+      ++histogram[refusal];
+      continue;
+    }
+    ++fitting_nodes;
+  }
+  const std::size_t total = cluster_.nodes().size();
+  if (fitting_nodes > 0 && job.pods > 1) {
+    // Single pods would fit somewhere: the gang as a whole does not.
+    return "gang of " + std::to_string(job.pods) + " pods: only some fit at once (" + std::to_string(fitting_nodes) +
+           "/" + std::to_string(total) + " nodes could take one pod)";
+  }
+  std::string text = "0/" + std::to_string(total) + " nodes are available: ";
+  bool first = true;
+  for (const auto& [reason, count] : histogram) {
+    if (!first) text += ", ";
+    text += std::to_string(count) + " " + reason;
+    first = false;
+  }
+  return text + ".";
+}
+
+}  // namespace sharesim

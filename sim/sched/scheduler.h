@@ -1,0 +1,66 @@
+#pragma once
+// kube-scheduler-style placement: a pending queue, filter plugins (node selector on the GPU
+// product, resource fit for cpu, memory and each extended resource, the device plugin's
+// admission on the node's GPUs) and one score plugin (PlacementPolicy). Multi-GPU pods go
+// all-or-nothing on one node, on the best-connected free GPUs; multi-pod jobs are gangs:
+// all pods are placed at once or none is.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/cluster/cluster.h"
+#include "sim/sched/job.h"
+#include "sim/sched/pending_queue.h"
+#include "sim/sched/placement_policy.h"
+
+namespace sharesim {
+
+struct DeviceAllocation {
+  std::uint32_t gpu = 0;
+  std::int64_t units = 0;
+};
+
+struct PodPlacement {
+  std::uint32_t node = 0;
+  std::uint32_t first_device = 0;  // range in the allocation list the caller passed
+  std::uint32_t device_count = 0;
+};
+
+class Scheduler {
+ public:
+  // Throws InputError (with `scenario_file`) for an unknown queue or placement name.
+  Scheduler(Cluster& cluster, const ShapeTable& shapes, const SchedulerSpec& spec, const std::string& scenario_file);
+
+  PendingQueue& pending() { return pending_; }
+  const PlacementPolicy& placement() const { return *placement_; }
+
+  // Places every pod of `job` or none. On success the cluster is allocated, `pods` gets one
+  // entry per pod and `devices` the GPUs each pod holds (appended).
+  bool try_place(const JobSpec& job, std::vector<PodPlacement>& pods, std::vector<DeviceAllocation>& devices);
+  // Gives back what try_place took for one pod.
+  void release_pod(const JobSpec& job, const PodPlacement& pod, const std::vector<DeviceAllocation>& devices);
+
+  // Why a job cannot be placed now, as Kubernetes words it:
+  // "0/2 nodes are available: 2 Insufficient nvidia.com/gpu."
+  std::string explain_unschedulable(const JobSpec& job) const;
+
+  // A cheap necessary condition: false when no node has enough free GPU units for one pod.
+  bool might_fit(const JobSpec& job);
+
+ private:
+  // Filter plugins on one node for one pod; returns "" when it passes, else the reason.
+  std::string filter_reason(const PodShape& shape, const Node& node) const;
+  // Chooses GPUs on the node for the pod; appends allocations; false when impossible.
+  bool assign_devices(const PodShape& shape, const Node& node, std::vector<DeviceAllocation>& out,
+                      std::string* refusal) const;
+  bool place_pod(const PodShape& shape, int preferred_rack, std::vector<PodPlacement>& pods,
+                 std::vector<DeviceAllocation>& devices);
+
+  Cluster& cluster_;
+  const ShapeTable& shapes_;
+  std::unique_ptr<PlacementPolicy> placement_;
+  PendingQueue pending_;
+};
+
+}  // namespace sharesim

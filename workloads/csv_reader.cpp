@@ -1,0 +1,134 @@
+#include "workloads/csv_reader.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "sim/scenario/input_error.h"
+
+namespace sharesim {
+
+CsvReader::CsvReader(const std::string& path, const std::vector<std::string>& required) : path_(path), file_(path) {
+  if (!file_) throw InputError(path, "", std::string("cannot read file: ") + std::strerror(errno));
+  if (!std::getline(file_, line_)) throw InputError(path, "1", "expected a header line, found an empty file");
+  line_number_ = 1;
+  split(line_);
+  header_ = fields_;
+  for (const std::string& column : required) {
+    if (column_index(column) < 0) {
+      std::string found;
+      for (const std::string& h : header_) found += (found.empty() ? "" : ",") + h;
+      throw InputError(path, "line 1", "expected a column \"" + column + "\" in the header, found \"" + found + "\"");
+    }
+  }
+}
+
+void CsvReader::split(const std::string& line) {
+  fields_.clear();
+  std::string field;
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        field += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields_.push_back(std::move(field));
+      field.clear();
+    } else if (c != '\r') {
+      field += c;
+    }
+  }
+  fields_.push_back(std::move(field));
+}
+
+bool CsvReader::next_row() {
+  while (std::getline(file_, line_)) {
+    ++line_number_;
+    if (line_.empty() || line_ == "\r") continue;
+    split(line_);
+    if (fields_.size() != header_.size()) {
+      throw InputError(path_, "line " + std::to_string(line_number_),
+                       "expected " + std::to_string(header_.size()) + " fields as in the header, found " +
+                           std::to_string(fields_.size()));
+    }
+    return true;
+  }
+  return false;
+}
+
+int CsvReader::column_index(std::string_view column) const {
+  for (std::size_t i = 0; i < header_.size(); ++i) {
+    if (header_[i] == column) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+const std::string& CsvReader::field(std::string_view column) const {
+  return fields_[static_cast<std::size_t>(column_index(column))];
+}
+
+void CsvReader::fail(std::string_view column, const std::string& problem) const {
+  throw InputError(path_, "line " + std::to_string(line_number_) + ", column " + std::string(column), problem);
+}
+
+std::int64_t CsvReader::integer(std::string_view column, std::int64_t min_value) const {
+  const std::string& text = field(column);
+  std::int64_t value = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || ptr != text.data() + text.size() || value < min_value) {
+    fail(column, "expected an integer >= " + std::to_string(min_value) + ", found \"" + text + "\"");
+  }
+  return value;
+}
+
+double CsvReader::number(std::string_view column, double min_value) const {
+  const std::string& text = field(column);
+  double value = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(value) || value < min_value) {
+    char bound[32];
+    const auto [end, ec2] = std::to_chars(bound, bound + sizeof bound, min_value);
+    fail(column, "expected a number >= " + std::string(bound, end) + ", found \"" + text + "\"");
+  }
+  return value;
+}
+
+}  // namespace sharesim
+
+namespace sharesim {
+
+SimTime CsvReader::seconds(std::string_view column) const {
+  const std::string& text = field(column);
+  // Exact decimal: whole seconds, then at most nine fraction digits.
+  const auto bad = [&]() { fail(column, "expected seconds (a decimal number >= 0 with at most 9 decimals), found \"" + text + "\""); };
+  const std::size_t point = text.find('.');
+  const std::string whole = text.substr(0, point);
+  const std::string fraction = point == std::string::npos ? "" : text.substr(point + 1);
+  if ((whole.empty() && fraction.empty()) || fraction.size() > 9) bad();
+  SimTime value = 0;
+  for (char c : whole) {
+    if (c < '0' || c > '9' || value > (kTimeNever / kSecond) / 10) bad();
+    value = value * 10 + (c - '0');
+  }
+  if (value > kTimeNever / kSecond - 1) bad();
+  value *= kSecond;
+  SimTime scale = kSecond;
+  for (char c : fraction) {
+    if (c < '0' || c > '9') bad();
+    scale /= 10;
+    value += (c - '0') * scale;
+  }
+  return value;
+}
+
+}  // namespace sharesim

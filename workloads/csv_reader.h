@@ -1,0 +1,49 @@
+#pragma once
+// A streaming CSV reader (RFC 4180: comma separated, optional double quotes, "" escapes a
+// quote) that knows its header, so errors can name the file, the line and the column.
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/core/sim_time.h"
+
+namespace sharesim {
+
+class CsvReader {
+ public:
+  // Opens the file and reads the header; throws InputError when unreadable or when a
+  // column in `required` is missing from the header.
+  CsvReader(const std::string& path, const std::vector<std::string>& required);
+
+  // Reads the next non-empty row; false at end of file.
+  bool next_row();
+
+  // Field of the current row by column name (must be a known column).
+  const std::string& field(std::string_view column) const;
+  bool has_column(std::string_view column) const { return column_index(column) >= 0; }
+  std::int64_t integer(std::string_view column, std::int64_t min_value) const;
+  double number(std::string_view column, double min_value) const;
+  // Non-negative decimal seconds, read exactly to the nanosecond ("12.000000001").
+  SimTime seconds(std::string_view column) const;
+
+  // Throws InputError at the current line and the given column.
+  [[noreturn]] void fail(std::string_view column, const std::string& problem) const;
+
+  std::size_t line_number() const { return line_number_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  int column_index(std::string_view column) const;
+  void split(const std::string& line);
+
+  std::string path_;
+  std::ifstream file_;
+  std::vector<std::string> header_;
+  std::vector<std::string> fields_;
+  std::string line_;
+  std::size_t line_number_ = 0;
+};
+
+}  // namespace sharesim

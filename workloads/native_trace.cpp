@@ -1,0 +1,93 @@
+#include "workloads/native_trace.h"
+
+#include "sim/metrics/csv_format.h"
+
+namespace sharesim {
+namespace {
+
+const std::vector<std::string> kColumns{"origin",   "sequence",   "kind",        "submit_s", "duration_s", "pods",
+                                        "gpus_per_pod", "cpu_milli", "memory_mib", "gpu_product", "priority"};
+
+}  // namespace
+
+NativeTraceReader::NativeTraceReader(const std::string& path, WorkloadContext& context)
+    : csv_(path, kColumns), context_(context) {}
+
+bool NativeTraceReader::next(JobSpec& out) {
+  if (!csv_.next_row()) return false;
+  const std::string& origin = csv_.field("origin");
+  if (origin.empty()) csv_.fail("origin", "expected a non-empty name, found \"\"");
+  const std::string& kind = csv_.field("kind");
+  if (kind != "training" && kind != "batch") {
+    csv_.fail("kind", "expected one of \"training\", \"batch\", found \"" + kind + "\"");
+  }
+  out = JobSpec{};
+  out.origin = context_.intern_origin(origin, kind);
+  out.sequence = static_cast<std::uint32_t>(csv_.integer("sequence", 0));
+  out.arrival = csv_.seconds("submit_s");
+  if (out.arrival < last_submit_) {
+    csv_.fail("submit_s", "expected rows in non-decreasing submit_s order, found " + csv_.field("submit_s") +
+                              " after a later row");
+  }
+  last_submit_ = out.arrival;
+  out.work = csv_.seconds("duration_s");
+  out.pods = static_cast<std::uint32_t>(csv_.integer("pods", 1));
+  out.priority = static_cast<std::int32_t>(csv_.integer("priority", INT32_MIN));
+  const std::string location = "line " + std::to_string(csv_.line_number()) + ", column gpu_product";
+  out.shape = context_.shape_from_values(csv_.integer("gpus_per_pod", 0), csv_.integer("cpu_milli", 0),
+                                         csv_.integer("memory_mib", 0), csv_.field("gpu_product"), csv_.path(),
+                                         location);
+  return true;
+}
+
+std::size_t write_native_trace(std::ostream& out, std::vector<std::unique_ptr<JobSource>>& sources,
+                               const ShapeTable& shapes, const std::vector<JobOrigin>& origins) {
+  std::string text;
+  for (std::size_t i = 0; i < kColumns.size(); ++i) text += (i ? "," : "") + kColumns[i];
+  text += '\n';
+  std::vector<JobSpec> heads(sources.size());
+  std::vector<bool> live(sources.size());
+  for (std::size_t s = 0; s < sources.size(); ++s) live[s] = sources[s]->next(heads[s]);
+  std::size_t written = 0;
+  while (true) {
+    std::size_t best = sources.size();
+    for (std::size_t s = 0; s < sources.size(); ++s) {
+      if (live[s] && (best == sources.size() || heads[s].arrival < heads[best].arrival)) best = s;
+    }
+    if (best == sources.size()) break;
+    const JobSpec& job = heads[best];
+    const PodShape& shape = shapes.shapes[job.shape];
+    append_csv_field(text, origins[job.origin].name);
+    text += ',';
+    append_integer(text, job.sequence);
+    text += ',';
+    text += origins[job.origin].kind;
+    text += ',';
+    append_seconds(text, job.arrival);
+    text += ',';
+    append_seconds(text, job.work);
+    text += ',';
+    append_integer(text, job.pods);
+    text += ',';
+    append_integer(text, shape.gpu_units);
+    text += ',';
+    append_integer(text, shape.cpu_milli);
+    text += ',';
+    append_integer(text, shape.memory_mib);
+    text += ',';
+    text += shape.gpu_model_id;
+    text += ',';
+    append_integer(text, job.priority);
+    text += '\n';
+    ++written;
+    if (text.size() > (1u << 20)) {
+      out << text;
+      text.clear();
+    }
+    live[best] = sources[best]->next(heads[best]);
+  }
+  out << text;
+  return written;
+}
+
+}  // namespace sharesim

@@ -1,0 +1,35 @@
+#pragma once
+// sharesim's own trace format (docs/traces.md): a CSV with a header, one job per row,
+//   origin,sequence,kind,submit_s,duration_s,pods,gpus_per_pod,cpu_milli,memory_mib,gpu_product,priority
+// Rows are in non-decreasing submit_s order. `sharesim generate` writes it from a scenario's
+// workload; `"workload": {"trace": {"format": "native", "path": ...}}` replays it.
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "sim/runtime/job_source.h"
+#include "workloads/csv_reader.h"
+#include "workloads/workload_context.h"
+
+namespace sharesim {
+
+class NativeTraceReader final : public JobSource {
+ public:
+  // Opens the file and checks the header; rows are read as the run pulls them. A bad row
+  // throws InputError naming the file, the line and the column.
+  NativeTraceReader(const std::string& path, WorkloadContext& context);
+  bool next(JobSpec& out) override;
+
+ private:
+  CsvReader csv_;
+  WorkloadContext& context_;
+  SimTime last_submit_ = 0;
+};
+
+// Drains `sources` (merged by arrival; ties by source order) into native-trace rows.
+// Returns the number of jobs written.
+std::size_t write_native_trace(std::ostream& out, std::vector<std::unique_ptr<JobSource>>& sources,
+                               const ShapeTable& shapes, const std::vector<JobOrigin>& origins);
+
+}  // namespace sharesim

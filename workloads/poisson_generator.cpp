@@ -1,0 +1,22 @@
+#include "workloads/poisson_generator.h"
+
+namespace sharesim {
+
+PoissonGenerator::PoissonGenerator(PoissonGeneratorConfig config, RandomStream arrivals, RandomStream durations)
+    : config_(std::move(config)), arrivals_(arrivals), durations_(durations) {}
+
+bool PoissonGenerator::next(JobSpec& out) {
+  if (config_.count && emitted_ >= *config_.count) return false;
+  // Accumulate in double seconds and round once per job, so rounding never drifts.
+  clock_s_ += arrivals_.exponential(1.0 / config_.rate_per_s);
+  const SimTime arrival = config_.start + seconds_to_time(clock_s_);
+  if (arrival > config_.until) return false;
+  out = config_.job_template;
+  out.arrival = arrival;
+  out.work = config_.duration.draw(durations_);
+  out.sequence = static_cast<std::uint32_t>(emitted_);
+  ++emitted_;
+  return true;
+}
+
+}  // namespace sharesim

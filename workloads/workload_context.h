@@ -1,0 +1,48 @@
+#pragma once
+// What building a workload needs from the rest of the run: the shape and origin tables it
+// fills, the cluster's resource names, the catalog (GPU-product selectors) and where the
+// scenario lives (relative paths, error messages).
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/cluster/gpu_catalog.h"
+#include "sim/cluster/resource_names.h"
+#include "sim/sched/job.h"
+
+namespace sharesim {
+
+struct WorkloadContext {
+  WorkloadContext(ShapeTable& shape_table, std::vector<JobOrigin>& origin_table, ResourceNames& names,
+                  const GpuCatalog& gpu_catalog, std::string file, std::string dir, std::uint64_t run_seed)
+      : shapes(shape_table),
+        origins(origin_table),
+        resource_names(names),
+        catalog(gpu_catalog),
+        scenario_file(std::move(file)),
+        base_dir(std::move(dir)),
+        seed(run_seed) {}
+
+  ShapeTable& shapes;
+  std::vector<JobOrigin>& origins;
+  ResourceNames& resource_names;
+  const GpuCatalog& catalog;
+  std::string scenario_file;
+  std::string base_dir;
+  std::uint64_t seed = 1;
+
+  std::uint32_t intern_origin(const std::string& name, const std::string& kind);
+  // A pod shape from a schema-checked `request` object ({gpus, cpu_milli, memory_mib,
+  // gpu_product}); gpus defaults to 1 and is requested as nvidia.com/gpu.
+  std::uint32_t shape_from_request(const nlohmann::json& request, const std::string& pointer);
+  std::uint32_t shape_from_values(std::int64_t gpus, std::int64_t cpu_milli, std::int64_t memory_mib,
+                                  const std::string& gpu_model_id, const std::string& file, const std::string& where);
+
+ private:
+  std::map<std::pair<std::string, std::string>, std::uint32_t> origin_index_;
+};
+
+}  // namespace sharesim
