@@ -14,9 +14,9 @@ std::string_view sharesim_version() { return SHARESIM_VERSION; }
 ScenarioRun::ScenarioRun(const Scenario& scenario, const GpuCatalog& catalog) : scenario_(scenario) {
   cluster_ = std::make_unique<Cluster>(scenario_.node_pools, catalog, make_sharing_factory(scenario_.file),
                                        scenario_.file);
-  WorkloadContext context(shapes_, origins_, cluster_->resource_names(), catalog, scenario_.file, scenario_.base_dir,
-                          scenario_.seed);
-  auto sources = build_job_sources(scenario_.workload, context);
+  workload_context_ = std::make_unique<WorkloadContext>(shapes_, origins_, cluster_->resource_names(), catalog,
+                                                        scenario_.file, scenario_.base_dir, scenario_.seed);
+  auto sources = build_job_sources(scenario_.workload, *workload_context_);
   scheduler_ = std::make_unique<Scheduler>(*cluster_, shapes_, scenario_.scheduler, scenario_.file);
   runtime_ = std::make_unique<ClusterRuntime>(sim_, *cluster_, *scheduler_, shapes_, origins_, std::move(sources));
   if (scenario_.output.event_log) {

@@ -16,6 +16,7 @@
 #include "sim/runtime/cluster_runtime.h"
 #include "sim/scenario/scenario.h"
 #include "sim/sched/scheduler.h"
+#include "workloads/workload_context.h"
 
 namespace sharesim {
 
@@ -46,6 +47,7 @@ class ScenarioRun {
   ShapeTable shapes_;
   std::vector<JobOrigin> origins_;
   std::unique_ptr<Cluster> cluster_;
+  std::unique_ptr<WorkloadContext> workload_context_;  // trace readers use it while the run streams
   std::unique_ptr<Scheduler> scheduler_;
   Simulator sim_;
   std::unique_ptr<ClusterRuntime> runtime_;

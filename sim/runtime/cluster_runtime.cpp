@@ -17,12 +17,12 @@ std::string_view job_state_name(JobState state) {
 }
 
 ClusterRuntime::ClusterRuntime(Simulator& sim, Cluster& cluster, Scheduler& scheduler, const ShapeTable& shapes,
-                               std::vector<JobOrigin> origins, std::vector<std::unique_ptr<JobSource>> sources)
+                               const std::vector<JobOrigin>& origins, std::vector<std::unique_ptr<JobSource>> sources)
     : sim_(sim),
       cluster_(cluster),
       scheduler_(scheduler),
       shapes_(shapes),
-      origins_(std::move(origins)),
+      origins_(origins),
       sources_(std::move(sources)),
       next_arrival_(sources_.size()),
       gpu_usage_(cluster.gpus().size()) {

@@ -66,7 +66,7 @@ struct TimeseriesSample {
 class ClusterRuntime {
  public:
   ClusterRuntime(Simulator& sim, Cluster& cluster, Scheduler& scheduler, const ShapeTable& shapes,
-                 std::vector<JobOrigin> origins, std::vector<std::unique_ptr<JobSource>> sources);
+                 const std::vector<JobOrigin>& origins, std::vector<std::unique_ptr<JobSource>> sources);
 
   // Schedules the first arrival of every source and the time-series sampler. A fixed
   // interval (> 0) samples at that period; 0 picks one adaptively: start at 1 s and, each
@@ -125,7 +125,7 @@ class ClusterRuntime {
   Cluster& cluster_;
   Scheduler& scheduler_;
   const ShapeTable& shapes_;
-  std::vector<JobOrigin> origins_;
+  const std::vector<JobOrigin>& origins_;  // grows while a trace streams in
   std::vector<std::unique_ptr<JobSource>> sources_;
   std::vector<JobSpec> next_arrival_;  // one buffered job per source
 

@@ -1,11 +1,10 @@
 #pragma once
 // Wording shared by every scenario error message, so they all read alike:
 // `expected <what>, found <what was there>`, names in double quotes.
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace sharesim {
 

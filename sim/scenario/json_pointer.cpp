@@ -30,7 +30,8 @@ std::vector<std::string> pointer_tokens(std::string_view pointer) {
   std::size_t start = 1;  // skip the leading '/'
   while (true) {
     const std::size_t end = pointer.find('/', start);
-    const std::string_view raw = pointer.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+    const std::string_view raw =
+        pointer.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
     std::string token;
     for (std::size_t i = 0; i < raw.size(); ++i) {
       if (raw[i] == '~' && i + 1 < raw.size() && (raw[i + 1] == '0' || raw[i + 1] == '1')) {

@@ -2,11 +2,10 @@
 // JSON pointers (RFC 6901) as plain strings: the "where" of every scenario error, and
 // the order in which errors are reported (the first one in the file wins).
 #include <cstddef>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace sharesim {
 

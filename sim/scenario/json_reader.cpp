@@ -21,7 +21,8 @@ using Json = nlohmann::ordered_json;
 // syntax error while parsing object key - unexpected '}'; expected string literal". The
 // place is reported separately (and counted in characters), so keep only the detail.
 std::string parse_error_detail(const std::string& message) {
-  if (const std::size_t detail = message.find("syntax error"); detail != std::string::npos) return message.substr(detail);
+  if (const std::size_t detail = message.find("syntax error"); detail != std::string::npos)
+    return message.substr(detail);
   const std::size_t after_place = message.find(": ", message.find("parse error"));
   return after_place == std::string::npos ? message : message.substr(after_place + 2);
 }
@@ -41,7 +42,8 @@ class DuplicateKeyGuard {
         Frame& frame = frames_.back();
         frame.key = parsed.get<std::string>();
         if (!frame.keys.insert(frame.key).second) {
-          throw InputError(origin_, current_pointer(), "duplicate key " + quote(frame.key) + " (each key may appear once in an object)");
+          throw InputError(origin_, current_pointer(),
+                           "duplicate key " + quote(frame.key) + " (each key may appear once in an object)");
         }
         break;
       }
@@ -61,8 +63,8 @@ class DuplicateKeyGuard {
   struct Frame {
     bool is_object;
     std::set<std::string> keys;
-    std::string key;       // current member's key (objects)
-    std::size_t index;     // current element's index (arrays)
+    std::string key;    // current member's key (objects)
+    std::size_t index;  // current element's index (arrays)
   };
 
   void finish_element() {

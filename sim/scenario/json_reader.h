@@ -2,10 +2,9 @@
 // Reading JSON that a person wrote (scenario files, --set values are parsed elsewhere):
 // syntax errors become InputError with a 1-based LINE:COLUMN, and a key written twice in
 // one object is an error rather than the silent last-one-wins of most parsers.
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 namespace sharesim {
 

@@ -127,7 +127,8 @@ Scenario load_scenario(std::string_view text, const std::string& origin, const s
 
 std::string_view scenario_schema_text() { return embedded::scenario_schema(); }
 
-Scenario load_scenario_file(const std::string& path, const GpuCatalog& catalog, const std::vector<Override>& overrides) {
+Scenario load_scenario_file(const std::string& path, const GpuCatalog& catalog,
+                            const std::vector<Override>& overrides) {
   const std::string text = read_text_file(path);
   std::string base_dir = std::filesystem::path(path).parent_path().string();
   if (base_dir.empty()) base_dir = ".";

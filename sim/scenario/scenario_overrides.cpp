@@ -15,7 +15,8 @@ constexpr const char* kOverrideOrigin = "--set";
 
 std::vector<std::string> override_tokens(const Override& override_spec) {
   const std::string& path = override_spec.path;
-  if (path.empty() || path == "/") throw InputError(kOverrideOrigin, path, "empty path; write it as a.b.0.c or /a/b/0/c");
+  if (path.empty() || path == "/")
+    throw InputError(kOverrideOrigin, path, "empty path; write it as a.b.0.c or /a/b/0/c");
   if (path.front() == '/') return pointer_tokens(path);
   std::vector<std::string> tokens;
   std::size_t start = 0;
@@ -27,7 +28,8 @@ std::vector<std::string> override_tokens(const Override& override_spec) {
   }
   for (const std::string& token : tokens) {
     if (token.empty()) {
-      throw InputError(kOverrideOrigin, path, "empty key in the path (keys that contain '.' need the /json/pointer form)");
+      throw InputError(kOverrideOrigin, path,
+                       "empty key in the path (keys that contain '.' need the /json/pointer form)");
     }
   }
   return tokens;
@@ -80,7 +82,8 @@ void apply_override(Json& document, const Override& override_spec) {
       std::size_t index = 0;
       const auto [end, error] = std::from_chars(token.data(), token.data() + token.size(), index);
       if (error != std::errc{} || end != token.data() + token.size()) {
-        fail(quote(token) + " is not an array index, and " + (pointer.empty() ? "the document" : pointer) + " is an array");
+        fail(quote(token) + " is not an array index, and " + (pointer.empty() ? "the document" : pointer) +
+             " is an array");
       }
       if (index >= node->size()) {
         fail("index " + token + " is past the end of " + (pointer.empty() ? "the document" : pointer) + ", which has " +
@@ -111,7 +114,8 @@ void apply_override(Json& document, const Override& override_spec) {
 Override parse_override(std::string_view assignment) {
   const std::size_t equals = assignment.find('=');
   if (equals == std::string_view::npos) {
-    throw InputError(kOverrideOrigin, std::string(assignment), "expected PATH=VALUE, e.g. workload.generators.0.count=500");
+    throw InputError(kOverrideOrigin, std::string(assignment),
+                     "expected PATH=VALUE, e.g. workload.generators.0.count=500");
   }
   Override override_spec{std::string(assignment.substr(0, equals)), std::string(assignment.substr(equals + 1))};
   override_tokens(override_spec);  // reject an empty path here, where the user typed it

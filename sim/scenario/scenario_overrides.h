@@ -1,10 +1,9 @@
 #pragma once
 // `--set PATH=VALUE`: edits to a scenario document made before it is validated.
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "sim/scenario/scenario.h"
 

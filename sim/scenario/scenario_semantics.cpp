@@ -51,15 +51,18 @@ class SemanticChecker {
   void check_durations(const std::vector<DefinitionUse>& uses) {
     for (const DefinitionUse& use : uses) {
       if (use.definition != "duration") continue;
-      const std::string& text = document_.at(nlohmann::ordered_json::json_pointer(use.pointer)).get_ref<const std::string&>();
+      const std::string& text =
+          document_.at(nlohmann::ordered_json::json_pointer(use.pointer)).get_ref<const std::string&>();
       if (!parse_duration(text)) {
-        report(use.pointer, "duration " + quote(text) + " is too long: simulated time ends after about 292 years (2^63 ns)");
+        report(use.pointer,
+               "duration " + quote(text) + " is too long: simulated time ends after about 292 years (2^63 ns)");
       }
     }
     const Json::json_pointer interval("/output/timeseries_interval");
     if (document_.contains(interval)) {
       const std::optional<SimTime> value = parse_duration(document_.at(interval).get<std::string>());
-      if (value && *value == 0) report(interval.to_string(), "expected a duration > 0, found " + describe_value(document_.at(interval)));
+      if (value && *value == 0)
+        report(interval.to_string(), "expected a duration > 0, found " + describe_value(document_.at(interval)));
     }
   }
 
@@ -71,13 +74,14 @@ class SemanticChecker {
       const std::string pointer = pointer_append("/cluster/node_pools", i);
       const std::string name = pool["name"].get<std::string>();
       const auto [first, inserted] = pool_by_name.emplace(name, pointer);
-      if (!inserted) report(pointer + "/name", "duplicate node pool name " + quote(name) + " (also " + first->second + ")");
+      if (!inserted)
+        report(pointer + "/name", "duplicate node pool name " + quote(name) + " (also " + first->second + ")");
       const std::string gpu = pool["gpu"].get<std::string>();
       if (catalog_.find(gpu) == nullptr) report(pointer + "/gpu", unknown_gpu_model_problem(gpu, catalog_));
       const std::int64_t gpus = pool["gpus_per_node"].get<std::int64_t>();
       if (pool.value("topology", "") == "nvlink-pairs" && gpus % 2 != 0) {
-        report(pointer + "/topology", "\"nvlink-pairs\" pairs GPUs two by two, so gpus_per_node must be even, found " +
-                                          std::to_string(gpus));
+        report(pointer + "/topology",
+               "\"nvlink-pairs\" pairs GPUs two by two, so gpus_per_node must be even, found " + std::to_string(gpus));
       }
       capacities_.push_back({gpu, pool["nodes"].get<std::int64_t>(), gpus, pool["cpu_milli"].get<std::int64_t>(),
                              pool["memory_mib"].get<std::int64_t>()});
@@ -93,7 +97,8 @@ class SemanticChecker {
     }
     if (workload.contains("generators")) check_generators(workload["generators"]);
     if (workload.contains("jobs")) check_jobs(workload["jobs"]);
-    if (workload.contains("trace")) check_readable("/workload/trace/path", workload["trace"]["path"].get<std::string>(), "trace");
+    if (workload.contains("trace"))
+      check_readable("/workload/trace/path", workload["trace"]["path"].get<std::string>(), "trace");
   }
 
   void check_generators(const Json& generators) {
@@ -104,7 +109,8 @@ class SemanticChecker {
       if (generator.contains("name")) {
         const std::string name = generator["name"].get<std::string>();
         const auto [first, inserted] = generator_by_name.emplace(name, pointer);
-        if (!inserted) report(pointer + "/name", "duplicate generator name " + quote(name) + " (also " + first->second + ")");
+        if (!inserted)
+          report(pointer + "/name", "duplicate generator name " + quote(name) + " (also " + first->second + ")");
       }
       if (!generator.contains("count") && !generator.contains("until")) {
         report(pointer, "a generator needs \"count\", \"until\" or both, to know when to stop");
@@ -119,7 +125,8 @@ class SemanticChecker {
         }
       }
       const Json& duration = generator["duration"];
-      if (duration.contains("file")) check_readable(pointer + "/duration/file", duration["file"].get<std::string>(), "samples");
+      if (duration.contains("file"))
+        check_readable(pointer + "/duration/file", duration["file"].get<std::string>(), "samples");
       check_pods(pointer, generator);
     }
   }
@@ -159,7 +166,8 @@ class SemanticChecker {
         report(request_pointer + "/gpu_product", unknown_gpu_model_problem(product, catalog_));
         return;
       }
-      if (std::none_of(capacities_.begin(), capacities_.end(), [&](const PoolCapacity& pool) { return pool.gpu == product; })) {
+      if (std::none_of(capacities_.begin(), capacities_.end(),
+                       [&](const PoolCapacity& pool) { return pool.gpu == product; })) {
         std::vector<std::string> present;
         for (const PoolCapacity& pool : capacities_) {
           if (std::find(present.begin(), present.end(), pool.gpu) == present.end()) present.push_back(pool.gpu);
@@ -192,8 +200,8 @@ class SemanticChecker {
       if (dimension.asked > largest) {
         const std::string asked = count_of(dimension.asked, dimension.singular, dimension.plural);
         const std::string default_note = request.contains(dimension.key) ? "" : " (the default)";
-        report(place_of(dimension.key), "a pod asks for " + asked + default_note + " but " + node_phrase + " has " +
-                                            std::to_string(largest));
+        report(place_of(dimension.key),
+               "a pod asks for " + asked + default_note + " but " + node_phrase + " has " + std::to_string(largest));
         return;
       }
     }
@@ -204,15 +212,18 @@ class SemanticChecker {
       if (memory_mib > 0) fit = std::min(fit, static_cast<long double>(pool.memory_mib / memory_mib));
       return fit;
     };
-    if (std::none_of(eligible.begin(), eligible.end(), [&](const PoolCapacity* pool) { return pods_per_node(*pool) >= 1; })) {
+    if (std::none_of(eligible.begin(), eligible.end(),
+                     [&](const PoolCapacity* pool) { return pods_per_node(*pool) >= 1; })) {
       report(owner_json.contains("request") ? request_pointer : owner,
              "no single node offers " + count_of(gpus, "GPU", "GPUs") + ", " + std::to_string(cpu_milli) +
-                 " cpu_milli and " + std::to_string(memory_mib) + " memory_mib together, so a pod could never be placed");
+                 " cpu_milli and " + std::to_string(memory_mib) +
+                 " memory_mib together, so a pod could never be placed");
       return;
     }
     const std::int64_t pods = integer_or(owner_json, "pods", 1);
     long double cluster_fit = 0;
-    for (const PoolCapacity* pool : eligible) cluster_fit += static_cast<long double>(pool->nodes) * pods_per_node(*pool);
+    for (const PoolCapacity* pool : eligible)
+      cluster_fit += static_cast<long double>(pool->nodes) * pods_per_node(*pool);
     if (static_cast<long double>(pods) > cluster_fit) {
       report(owner + "/pods", "a job's " + std::to_string(pods) +
                                   " pods must run together, but the whole cluster can hold at most " +
@@ -224,7 +235,8 @@ class SemanticChecker {
     const std::filesystem::path resolved = std::filesystem::path(base_dir_) / path;
     std::FILE* file = std::fopen(resolved.c_str(), "rb");
     if (file == nullptr) {
-      report(pointer, std::string("cannot read ") + what + " file " + quote(resolved.string()) + ": " + std::strerror(errno));
+      report(pointer,
+             std::string("cannot read ") + what + " file " + quote(resolved.string()) + ": " + std::strerror(errno));
       return;
     }
     std::fclose(file);

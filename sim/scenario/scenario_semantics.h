@@ -2,10 +2,9 @@
 // Checks on a scenario that a JSON Schema cannot express: GPU models that must exist in
 // the catalog, pool names that must be unique, pods that no node could ever hold,
 // durations that overflow, files that must be readable.
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "sim/cluster/gpu_catalog.h"
 #include "sim/scenario/schema_validator.h"

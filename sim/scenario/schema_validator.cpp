@@ -18,9 +18,12 @@ using Json = nlohmann::ordered_json;
 constexpr std::string_view kDefinitionPrefix = "#/$defs/";
 
 constexpr std::array<std::string_view, 23> kSupportedKeywords{
-    "$schema", "$comment", "$defs",    "$ref",        "description",          "default",  "title", "examples",
-    "type",    "properties", "required", "additionalProperties", "enum",     "const",    "minimum",
-    "exclusiveMinimum", "maximum", "minItems", "items", "pattern", "allOf", "if", "then"};
+    "$schema",     "$comment",   "$defs",    "$ref",
+    "description", "default",    "title",    "examples",
+    "type",        "properties", "required", "additionalProperties",
+    "enum",        "const",      "minimum",  "exclusiveMinimum",
+    "maximum",     "minItems",   "items",    "pattern",
+    "allOf",       "if",         "then"};
 
 constexpr std::array<std::string_view, 6> kSupportedTypes{"object", "array", "string", "integer", "number", "boolean"};
 
@@ -32,19 +35,24 @@ bool contains(const std::array<std::string_view, N>& names, std::string_view nam
   return false;
 }
 
-// JSON Schema counts 4.0 as an integer; so do we, as long as it fits in int64 (the
-// loader reads integers as int64).
+// JSON Schema counts 4.0 as an integer, and so do we.
 bool is_integer(const Json& value) {
-  if (value.is_number_integer() && !value.is_number_unsigned()) return true;
+  if (value.is_number_integer()) return true;
+  if (value.is_number_float()) return std::trunc(value.get<double>()) == value.get<double>();
+  return false;
+}
+
+// The one rule beyond the schema: integers are read as int64, so 1e300 or 2^64 - 1, which
+// JSON Schema calls integers, are refused rather than silently wrapped.
+bool fits_int64(const Json& value) {
   if (value.is_number_unsigned()) {
     return value.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
   }
   if (value.is_number_float()) {
-    const double number = value.get<double>();
     constexpr double kTwoTo63 = 9223372036854775808.0;
-    return std::trunc(number) == number && number >= -kTwoTo63 && number < kTwoTo63;
+    return value.get<double>() >= -kTwoTo63 && value.get<double>() < kTwoTo63;
   }
-  return false;
+  return true;
 }
 
 bool has_type(const Json& value, std::string_view type) {
@@ -111,7 +119,8 @@ std::string unknown_key_problem(const std::string& key, const Json& properties) 
   std::vector<std::string> allowed;
   for (auto it = properties.begin(); it != properties.end(); ++it) allowed.push_back(it.key());
   std::string problem = "unknown key " + quote(key);
-  if (const auto suggestion = closest_match(key, allowed)) return problem + "; did you mean " + quote(*suggestion) + "?";
+  if (const auto suggestion = closest_match(key, allowed))
+    return problem + "; did you mean " + quote(*suggestion) + "?";
   if (allowed.empty()) return problem + "; no keys are allowed here";
   return problem + "; allowed keys here: " + quoted_list(allowed);
 }
@@ -134,16 +143,22 @@ struct SchemaValidator::Walk {
     if (schema.contains("type") && !has_type(value, schema["type"].get<std::string>())) {
       return SchemaViolation{pointer, expected_found(schema, value)};
     }
+    if (schema.contains("type") && schema["type"] == "integer" && !fits_int64(value)) {
+      return SchemaViolation{pointer, "expected an integer that fits in 64 bits (at most 9223372036854775807), found " +
+                                          describe_value(value)};
+    }
     if (schema.contains("enum")) {
       bool listed = false;
       for (const Json& choice : schema["enum"]) listed = listed || choice == value;
       if (!listed) return SchemaViolation{pointer, expected_found(schema, value)};
     }
-    if (schema.contains("const") && schema["const"] != value) return SchemaViolation{pointer, expected_found(schema, value)};
+    if (schema.contains("const") && schema["const"] != value)
+      return SchemaViolation{pointer, expected_found(schema, value)};
     if (value.is_number()) {
       const long double number = as_long_double(value);
-      const bool too_small = (schema.contains("minimum") && number < as_long_double(schema["minimum"])) ||
-                             (schema.contains("exclusiveMinimum") && number <= as_long_double(schema["exclusiveMinimum"]));
+      const bool too_small =
+          (schema.contains("minimum") && number < as_long_double(schema["minimum"])) ||
+          (schema.contains("exclusiveMinimum") && number <= as_long_double(schema["exclusiveMinimum"]));
       const bool too_large = schema.contains("maximum") && number > as_long_double(schema["maximum"]);
       if (too_small || too_large) return SchemaViolation{pointer, expected_found(schema, value)};
     }
@@ -183,7 +198,8 @@ struct SchemaValidator::Walk {
       } else if (schema.contains("additionalProperties")) {
         const Json& additional = schema["additionalProperties"];
         if (additional.is_boolean()) {
-          if (!additional.get<bool>()) return SchemaViolation{member_pointer, unknown_key_problem(member.key(), properties)};
+          if (!additional.get<bool>())
+            return SchemaViolation{member_pointer, unknown_key_problem(member.key(), properties)};
         } else if (auto violation = check(member.value(), additional, member_pointer, record)) {
           return violation;
         }
@@ -204,9 +220,11 @@ struct SchemaValidator::Walk {
     if (schema.contains("minItems")) {
       const auto minimum = schema["minItems"].get<std::size_t>();
       if (value.size() < minimum) {
-        const std::string found = value.empty() ? "an empty array" : count_of(static_cast<long long>(value.size()), "item", "items");
-        return SchemaViolation{pointer, "expected at least " + count_of(static_cast<long long>(minimum), "item", "items") +
-                                            ", found " + found};
+        const std::string found =
+            value.empty() ? "an empty array" : count_of(static_cast<long long>(value.size()), "item", "items");
+        return SchemaViolation{
+            pointer,
+            "expected at least " + count_of(static_cast<long long>(minimum), "item", "items") + ", found " + found};
       }
     }
     if (schema.contains("items")) {
@@ -229,13 +247,17 @@ SchemaValidator::SchemaValidator(std::string_view schema_text) {
 
 // Checks the schema itself once, so that validation can trust its shape.
 void SchemaValidator::check_schema(const Json& schema, const std::string& place) {
-  const auto fail = [&](const std::string& why) { throw std::invalid_argument("schema " + (place.empty() ? "root" : place) + ": " + why); };
+  const auto fail = [&](const std::string& why) {
+    throw std::invalid_argument("schema " + (place.empty() ? "root" : place) + ": " + why);
+  };
   if (!schema.is_object()) fail("a schema must be an object");
   for (auto keyword = schema.begin(); keyword != schema.end(); ++keyword) {
-    if (!contains(kSupportedKeywords, keyword.key())) fail("keyword " + quote(keyword.key()) + " is not supported by the validator");
+    if (!contains(kSupportedKeywords, keyword.key()))
+      fail("keyword " + quote(keyword.key()) + " is not supported by the validator");
   }
   if (schema.contains("type")) {
-    if (!schema["type"].is_string() || !contains(kSupportedTypes, schema["type"].get<std::string>())) fail("unsupported type");
+    if (!schema["type"].is_string() || !contains(kSupportedTypes, schema["type"].get<std::string>()))
+      fail("unsupported type");
   }
   if (schema.contains("$ref")) {
     const Json& ref = schema["$ref"];
@@ -252,11 +274,13 @@ void SchemaValidator::check_schema(const Json& schema, const std::string& place)
       fail("pattern " + quote(pattern) + " does not compile: " + error.what());
     }
   }
-  if (schema.contains("enum") && (!schema["enum"].is_array() || schema["enum"].empty())) fail("enum must be a non-empty array");
+  if (schema.contains("enum") && (!schema["enum"].is_array() || schema["enum"].empty()))
+    fail("enum must be a non-empty array");
   for (const char* bound : {"minimum", "exclusiveMinimum", "maximum"}) {
     if (schema.contains(bound) && !schema[bound].is_number()) fail(std::string(bound) + " must be a number");
   }
-  if (schema.contains("minItems") && !schema["minItems"].is_number_unsigned()) fail("minItems must be a non-negative integer");
+  if (schema.contains("minItems") && !schema["minItems"].is_number_unsigned())
+    fail("minItems must be a non-negative integer");
   if (schema.contains("required")) {
     for (const Json& key : schema["required"]) {
       if (!key.is_string()) fail("required must list strings");

@@ -10,15 +10,15 @@
 // if/then. Annotations ($schema, $comment, description, default, examples) are ignored,
 // except `title`, which when present is the phrase used for "expected <what>" (a pattern
 // reads badly in an error message). Any other keyword makes the constructor throw, so
-// the schema can never demand something that is silently not checked.
+// the schema can never demand something that is silently not checked. One rule is added:
+// an "integer" must fit in int64, the type the loader reads it into.
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace sharesim {
 
@@ -36,7 +36,7 @@ struct DefinitionUse {
 };
 
 struct SchemaValidation {
-  std::optional<SchemaViolation> violation;      // the first one in document order
+  std::optional<SchemaViolation> violation;    // the first one in document order
   std::vector<DefinitionUse> definition_uses;  // in document order; complete when there is no violation
 };
 

@@ -1,11 +1,11 @@
 // Scenario loading: one test per class of bad input (asserting the exact file, place and
 // problem a user would read), a full valid scenario with its defaults, and --set overrides.
+#include <gtest/gtest.h>
+
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "sim/cluster/gpu_catalog.h"
 #include "sim/scenario/input_error.h"
@@ -91,7 +91,8 @@ InputError rejection_of(const std::function<void(ordered_json&)>& damage) {
   return rejection_of_text(document.dump(2));
 }
 
-void expect_error(const InputError& error, const std::string& file, const std::string& where, const std::string& problem) {
+void expect_error(const InputError& error, const std::string& file, const std::string& where,
+                  const std::string& problem) {
   EXPECT_EQ(error.file(), file);
   EXPECT_EQ(error.where(), where);
   EXPECT_EQ(error.problem(), problem);
@@ -172,7 +173,8 @@ TEST(ScenarioErrors, UnknownKeySuggestsTheClosestName) {
     pool.erase("cpu_milli");
   });
   // The misspelling is reported, not the key it was meant to be.
-  expect_error(error, kOrigin, "/cluster/node_pools/0/cpu_mili", "unknown key \"cpu_mili\"; did you mean \"cpu_milli\"?");
+  expect_error(error, kOrigin, "/cluster/node_pools/0/cpu_mili",
+               "unknown key \"cpu_mili\"; did you mean \"cpu_milli\"?");
 }
 
 TEST(ScenarioErrors, UnknownKeyWithoutCloseMatchListsTheAllowedKeys) {
@@ -187,7 +189,9 @@ TEST(ScenarioErrors, DistributionParametersDependOnTheDistribution) {
                kOrigin, "/workload/generators/0/duration", "missing required key \"cv\"");
   expect_error(rejection_of([](ordered_json& d) { d["workload"]["generators"][0]["duration"]["cv"] = 2; }), kOrigin,
                "/workload/generators/0/duration/cv", "unknown key \"cv\"; allowed keys here: \"dist\", \"mean_s\"");
-  expect_error(rejection_of([](ordered_json& d) { d["workload"]["generators"][0]["duration"] = {{"dist", "empirical"}}; }),
+  expect_error(rejection_of([](ordered_json& d) {
+                 d["workload"]["generators"][0]["duration"] = {{"dist", "empirical"}};
+               }),
                kOrigin, "/workload/generators/0/duration", "missing required key \"file\"");
 }
 
@@ -195,8 +199,9 @@ TEST(ScenarioErrors, BadDurationText) {
   expect_error(rejection_of([](ordered_json& d) { d["until"] = "30 days"; }), kOrigin, "/until",
                "expected a duration: a number and a unit (ns, us, ms, s, m, h, d or w), e.g. \"90s\" or \"7d\", found "
                "\"30 days\"");
-  expect_error(rejection_of([](ordered_json& d) { d["until"] = 30; }), kOrigin, "/until",
-               "expected a duration: a number and a unit (ns, us, ms, s, m, h, d or w), e.g. \"90s\" or \"7d\", found 30");
+  expect_error(
+      rejection_of([](ordered_json& d) { d["until"] = 30; }), kOrigin, "/until",
+      "expected a duration: a number and a unit (ns, us, ms, s, m, h, d or w), e.g. \"90s\" or \"7d\", found 30");
 }
 
 TEST(ScenarioErrors, DurationPastTheEndOfTime) {
@@ -277,7 +282,8 @@ TEST(ScenarioErrors, BadOverridePath) {
   expect_error(rejection_of_text(text, {{"seed.value", "5"}}), "--set", "seed.value",
                "cannot set \"value\" inside /seed, which is a number, not an object");
   expect_error(rejection_of_text(text, {{"/cluster/node_pools/first/nodes", "5"}}), "--set",
-               "/cluster/node_pools/first/nodes", "\"first\" is not an array index, and /cluster/node_pools is an array");
+               "/cluster/node_pools/first/nodes",
+               "\"first\" is not an array index, and /cluster/node_pools is an array");
   expect_error(rejection_of_text(text, {{"workload.jobs.0.name", "web"}}), "--set", "workload.jobs.0.name",
                "/workload/jobs does not exist, so it has no element 0; set the whole array instead, e.g. --set "
                "'workload.jobs=[...]'");
@@ -383,7 +389,7 @@ TEST(ScenarioLoading, MinimalScenarioGetsDefaults) {
 TEST(ScenarioLoading, OverridesApplyBeforeValidation) {
   const Scenario scenario = load(valid_document(), {{"workload.generators.0.count", "500"},
                                                     {"/seed", "9"},
-                                                    {"until", "2d"},           // not JSON: taken as a string
+                                                    {"until", "2d"},  // not JSON: taken as a string
                                                     {"scheduler.queue", "\"priority\""},
                                                     {"output.event_log", "true"},
                                                     {"cluster.node_pools.0.labels.zone", "b"}});  // created
@@ -437,6 +443,20 @@ TEST(ScenarioLoading, BuiltinCatalogKnowsTheScenarioGpus) {
 TEST(ScenarioSchemaText, IsTheDocsFileCompiledIn) {
   const std::string on_disk = read_text_file(std::string(SHARESIM_SOURCE_DIR) + "/docs/scenario.schema.json");
   EXPECT_EQ(scenario_schema_text(), on_disk);
+}
+
+TEST(ScenarioDocs, TheCompleteExampleIsValid) {
+  // docs/scenario.md must show a scenario that loads; this keeps the page honest.
+  const std::string page = read_text_file(std::string(SHARESIM_SOURCE_DIR) + "/docs/scenario.md");
+  const std::size_t section = page.find("## A complete example");
+  ASSERT_NE(section, std::string::npos);
+  const std::size_t start = page.find("```json\n", section);
+  ASSERT_NE(start, std::string::npos);
+  const std::size_t body = start + std::string("```json\n").size();
+  const std::size_t end = page.find("```", body);
+  const Scenario scenario =
+      load_scenario_text(page.substr(body, end - body), "docs/scenario.md", GpuCatalog::builtin());
+  EXPECT_EQ(scenario.name, "two-nodes-exclusive");
 }
 
 }  // namespace

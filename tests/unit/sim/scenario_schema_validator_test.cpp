@@ -1,9 +1,9 @@
 // The schema validator on small schemas, and the helpers behind scenario error messages.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "sim/scenario/did_you_mean.h"
 #include "sim/scenario/json_pointer.h"
@@ -31,13 +31,18 @@ TEST(ScenarioSchemaValidator, RefusesKeywordsItDoesNotImplement) {
   EXPECT_THROW(SchemaValidator("{"), std::invalid_argument);
 }
 
-TEST(ScenarioSchemaValidator, TheScenarioSchemaIsSupported) { EXPECT_NO_THROW(SchemaValidator{scenario_schema_text()}); }
+TEST(ScenarioSchemaValidator, TheScenarioSchemaIsSupported) {
+  EXPECT_NO_THROW(SchemaValidator{scenario_schema_text()});
+}
 
-TEST(ScenarioSchemaValidator, IntegersMayBeWrittenWithAFractionOfZero) {
+TEST(ScenarioSchemaValidator, IntegersMayBeWrittenWithAFractionOfZeroAndMustFitInt64) {
   const SchemaValidator validator(R"({"type": "integer", "minimum": 1})");
   EXPECT_EQ(problem_of(validator, "4.0"), "valid");
   EXPECT_EQ(problem_of(validator, "4.5"), ": expected an integer >= 1, found 4.5");
-  EXPECT_EQ(problem_of(validator, "18446744073709551615"), ": expected an integer >= 1, found 18446744073709551615");
+  EXPECT_EQ(problem_of(validator, "18446744073709551615"),
+            ": expected an integer that fits in 64 bits (at most 9223372036854775807), found 18446744073709551615");
+  EXPECT_EQ(problem_of(validator, "1e300"),
+            ": expected an integer that fits in 64 bits (at most 9223372036854775807), found 1e+300");
 }
 
 TEST(ScenarioSchemaValidator, IfThenAppliesOnlyWhenTheConditionHolds) {

@@ -1,0 +1,40 @@
+# Thin wrapper over CMake presets (CMakePresets.json). The two quick-start commands:
+#   make demo   install dependencies, build (release), run the flagship scenario
+#   make test   install dependencies, build (dev: debug, warnings as errors), run ctest
+# More: make bench (Google Benchmark, release), make asan (tests under sanitizers), make clean.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+DEMO_SCENARIO ?= scenarios/demo-exclusive.json
+
+.PHONY: demo test bench asan deps build-release build-dev clean
+
+deps:
+	@scripts/install-deps.sh
+
+build/release/CMakeCache.txt: | deps
+	cmake --preset release
+
+build/dev/CMakeCache.txt: | deps
+	cmake --preset dev
+
+build-release: deps build/release/CMakeCache.txt
+	cmake --build --preset release -j $(JOBS)
+
+build-dev: deps build/dev/CMakeCache.txt
+	cmake --build --preset dev -j $(JOBS)
+
+demo: build-release
+	build/release/apps/sharesim run $(DEMO_SCENARIO)
+
+test: build-dev
+	ctest --preset dev -j $(JOBS)
+
+bench: build-release
+	build/release/tests/bench/sharesim_bench --benchmark_counters_tabular=true
+
+asan: deps
+	cmake --preset asan
+	cmake --build --preset asan -j $(JOBS)
+	ctest --preset asan -j $(JOBS)
+
+clean:
+	rm -rf build

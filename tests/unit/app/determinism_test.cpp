@@ -1,0 +1,130 @@
+// Same scenario + same seed = byte-identical outputs (wall time aside); the native trace
+// written by `generate` replays to the same run; named random streams keep one generator's
+// jobs unchanged when another generator is added.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "run_helpers.h"
+#include "sim/metrics/output_files.h"
+#include "sim/scenario/input_error.h"
+#include "workloads/native_trace.h"
+#include "workloads/workload_builder.h"
+
+namespace sharesim {
+namespace {
+
+const std::string kWorkload = R"({"generators": [
+  {"name": "train", "kind": "training", "count": 3000, "arrival": {"process": "poisson", "rate_per_s": 0.05},
+   "duration": {"dist": "lognormal", "mean_s": 120, "cv": 2}, "request": {"gpus": 1, "cpu_milli": 4000}},
+  {"name": "wide", "kind": "batch", "count": 300, "arrival": {"process": "poisson", "rate_per_s": 0.005},
+   "duration": {"dist": "exponential", "mean_s": 600}, "request": {"gpus": 4}, "pods": 2}]})";
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+std::filesystem::path temp_dir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("sharesim-test-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  return dir;
+}
+
+TEST(Determinism, SameSeedGivesByteIdenticalOutputs) {
+  const std::string scenario = testing::cluster_scenario(3, 4, kWorkload, R"("output": {"event_log": true}, )");
+  const auto a = temp_dir("a"), b = temp_dir("b");
+  testing::run_text(scenario)->write_outputs(a.string());
+  testing::run_text(scenario)->write_outputs(b.string());
+  for (const char* file : {"jobs.csv", "gpus.csv", "timeseries.csv", "events.csv"}) {
+    const std::string left = read_file(a / file);
+    EXPECT_FALSE(left.empty()) << file;
+    EXPECT_EQ(left, read_file(b / file)) << file;
+  }
+  auto left = nlohmann::json::parse(read_file(a / "summary.json"));
+  auto right = nlohmann::json::parse(read_file(b / "summary.json"));
+  left["metrics"]["sim"].erase("wall_s");
+  right["metrics"]["sim"].erase("wall_s");
+  EXPECT_EQ(left.dump(), right.dump());
+  std::filesystem::remove_all(a);
+  std::filesystem::remove_all(b);
+}
+
+TEST(Determinism, DifferentSeedsGiveDifferentRuns) {
+  const std::string scenario = testing::cluster_scenario(3, 4, kWorkload);
+  const auto one = testing::run_text(scenario);
+  const auto two = testing::run_text(scenario, {{"seed", "4"}});
+  EXPECT_NE(one->metrics().wait_s.mean, two->metrics().wait_s.mean);
+}
+
+TEST(Determinism, AddingAGeneratorLeavesAnotherGeneratorsJobsUnchanged) {
+  const std::string one = R"({"generators": [
+    {"name": "train", "kind": "training", "count": 50, "arrival": {"process": "poisson", "rate_per_s": 1},
+     "duration": {"dist": "exponential", "mean_s": 10}}]})";
+  const std::string two = R"({"generators": [
+    {"name": "extra", "kind": "batch", "count": 50, "arrival": {"process": "poisson", "rate_per_s": 1},
+     "duration": {"dist": "exponential", "mean_s": 10}},
+    {"name": "train", "kind": "training", "count": 50, "arrival": {"process": "poisson", "rate_per_s": 1},
+     "duration": {"dist": "exponential", "mean_s": 10}}]})";
+  const auto run_one = testing::run_text(testing::cluster_scenario(50, 8, one));
+  const auto run_two = testing::run_text(testing::cluster_scenario(50, 8, two));
+  std::vector<std::pair<SimTime, SimTime>> train_one, train_two;
+  for (const JobRecord& job : run_one->runtime().jobs()) train_one.emplace_back(job.spec.arrival, job.spec.work);
+  for (const JobRecord& job : run_two->runtime().jobs()) {
+    if (run_two->runtime().origins()[job.spec.origin].name == "train") train_two.emplace_back(job.spec.arrival, job.spec.work);
+  }
+  EXPECT_EQ(train_one, train_two);
+}
+
+TEST(NativeTrace, GeneratedTraceReplaysToTheSameRun) {
+  const std::string generated = testing::cluster_scenario(3, 4, kWorkload);
+  const Scenario scenario = testing::scenario_from_text(generated);
+  ShapeTable shapes;
+  std::vector<JobOrigin> origins;
+  ResourceNames names;
+  WorkloadContext context(shapes, origins, names, GpuCatalog::builtin(), "<test>", ".", scenario.seed);
+  auto sources = build_job_sources(scenario.workload, context);
+  const auto dir = temp_dir("trace");
+  std::filesystem::create_directories(dir);
+  const auto trace_path = dir / "trace.csv";
+  {
+    std::ofstream out(trace_path);
+    EXPECT_EQ(write_native_trace(out, sources, shapes, origins), 3300u);
+  }
+  const auto from_generators = testing::run_text(generated);
+  const auto from_trace = testing::run_text(
+      testing::cluster_scenario(3, 4, R"({"trace": {"format": "native", "path": ")" + trace_path.string() + R"("}})"));
+  EXPECT_EQ(jobs_csv(from_generators->runtime()), jobs_csv(from_trace->runtime()));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(NativeTrace, BadRowNamesFileLineAndColumn) {
+  const auto dir = temp_dir("badtrace");
+  std::filesystem::create_directories(dir);
+  const auto trace_path = dir / "trace.csv";
+  {
+    std::ofstream out(trace_path);
+    out << "origin,sequence,kind,submit_s,duration_s,pods,gpus_per_pod,cpu_milli,memory_mib,gpu_product,priority\n"
+        << "a,0,training,0,60,1,1,0,0,,0\n"
+        << "a,1,training,5,-3,1,1,0,0,,0\n";
+  }
+  try {
+    testing::run_text(testing::cluster_scenario(1, 1, R"({"trace": {"format": "native", "path": ")" +
+                                                          trace_path.string() + R"("}})"));
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), trace_path.string());
+    EXPECT_EQ(e.where(), "line 3, column duration_s");
+    EXPECT_EQ(e.problem(), "expected seconds (a decimal number >= 0 with at most 9 decimals), found \"-3\"");
+  }
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace sharesim

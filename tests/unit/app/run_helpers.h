@@ -1,0 +1,29 @@
+#pragma once
+// Builds and runs scenarios given as JSON text, for the tests.
+#include <memory>
+#include <string>
+
+#include "apps/scenario_run.h"
+#include "sim/scenario/scenario.h"
+
+namespace sharesim::testing {
+
+inline Scenario scenario_from_text(const std::string& json, const std::vector<Override>& overrides = {}) {
+  return load_scenario_text(json, "<test>", GpuCatalog::builtin(), overrides);
+}
+
+inline std::unique_ptr<ScenarioRun> run_text(const std::string& json, const std::vector<Override>& overrides = {}) {
+  auto run = std::make_unique<ScenarioRun>(scenario_from_text(json, overrides), GpuCatalog::builtin());
+  run->run();
+  return run;
+}
+
+// One pool of `nodes` x `gpus` GPUs of a model, exclusive sharing, plus a workload section.
+inline std::string cluster_scenario(int nodes, int gpus, const std::string& workload, const std::string& extra = "",
+                                    const std::string& gpu = "A100-80GB") {
+  return R"({"name": "t", "seed": 3, )" + extra + R"("cluster": {"node_pools": [{"name": "p", "nodes": )" +
+         std::to_string(nodes) + R"(, "gpu": ")" + gpu + R"(", "gpus_per_node": )" + std::to_string(gpus) +
+         R"(, "cpu_milli": 64000, "memory_mib": 262144}]}, "workload": )" + workload + "}";
+}
+
+}  // namespace sharesim::testing
