@@ -18,7 +18,7 @@ std::uint32_t DaryHeapQueue<Arity>::take_slot() {
 }
 
 template <unsigned Arity>
-EventId DaryHeapQueue<Arity>::push(SimTime time, EventHandler* handler, std::uint64_t arg) {
+EventId DaryHeapQueue<Arity>::push(SimTime time, EventHandler* handler, std::uint32_t arg) {
   if (next_sequence_ > kMaxSequence) throw std::length_error("event queue: sequence space exhausted");
   const std::uint32_t slot = take_slot();
   Payload& payload = slab_[slot];
@@ -134,6 +134,6 @@ template class DaryHeapQueue<2>;
 template class DaryHeapQueue<4>;
 template class DaryHeapQueue<8>;
 
-std::unique_ptr<EventQueue> make_default_event_queue() { return std::make_unique<DaryHeapQueue<4>>(); }
+
 
 }  // namespace sharesim

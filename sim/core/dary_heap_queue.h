@@ -15,7 +15,7 @@ class DaryHeapQueue final : public EventQueue {
   static_assert(Arity >= 2);
 
  public:
-  EventId push(SimTime time, EventHandler* handler, std::uint64_t arg) override;
+  EventId push(SimTime time, EventHandler* handler, std::uint32_t arg) override;
   bool cancel(EventId id) override;
   bool pop(ScheduledEvent& out) override;
   SimTime peek_time() override;
@@ -37,7 +37,7 @@ class DaryHeapQueue final : public EventQueue {
   };
   struct Payload {
     EventHandler* handler = nullptr;  // nullptr while the slot is dead or free
-    std::uint64_t arg = 0;
+    std::uint32_t arg = 0;
     std::uint32_t generation = 0;
   };
 

@@ -14,7 +14,7 @@ namespace sharesim {
 class EventHandler {
  public:
   virtual ~EventHandler() = default;
-  virtual void on_event(std::uint64_t arg) = 0;
+  virtual void on_event(std::uint32_t arg) = 0;
 };
 
 // Handle for cancellation: slab slot plus the generation the slot had when scheduled.
@@ -27,14 +27,14 @@ struct EventId {
 struct ScheduledEvent {
   SimTime time = 0;
   EventHandler* handler = nullptr;
-  std::uint64_t arg = 0;
+  std::uint32_t arg = 0;
 };
 
 class EventQueue {
  public:
   virtual ~EventQueue() = default;
   // Events at equal times come out in the order they were pushed.
-  virtual EventId push(SimTime time, EventHandler* handler, std::uint64_t arg) = 0;
+  virtual EventId push(SimTime time, EventHandler* handler, std::uint32_t arg) = 0;
   // O(1): marks the event dead; returns false when it already ran or was cancelled.
   virtual bool cancel(EventId id) = 0;
   // Removes the earliest live event into `out`; false when none is left.

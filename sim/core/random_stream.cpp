@@ -57,7 +57,9 @@ std::uint64_t RandomStream::uniform_index(std::uint64_t n) {
   return x % n;
 }
 
-double RandomStream::exponential(double mean) { return -mean * std::log1p(-uniform01()); }
+// 1 - U is exact in double (U is a multiple of 2^-53) and lies in (0, 1], so log() is finite
+// and as accurate as log1p(-U), at about half the cost in glibc.
+double RandomStream::exponential(double mean) { return -mean * std::log(1.0 - uniform01()); }
 
 double RandomStream::standard_normal() {
   if (has_spare_normal_) {

@@ -7,7 +7,7 @@ namespace sharesim {
 
 Simulator::Simulator(std::unique_ptr<EventQueue> queue) : queue_(std::move(queue)) {}
 
-EventId Simulator::schedule_at(SimTime time, EventHandler& handler, std::uint64_t arg) {
+EventId Simulator::schedule_at(SimTime time, EventHandler& handler, std::uint32_t arg) {
   if (time < now_) {
     throw std::logic_error("event scheduled in the past: at " + std::to_string(time) + " ns, now " +
                            std::to_string(now_) + " ns");

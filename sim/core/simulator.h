@@ -16,8 +16,8 @@ class Simulator {
 
   SimTime now() const { return now_; }
   // Throws std::logic_error when `time` is in the past: that is a model bug, not input.
-  EventId schedule_at(SimTime time, EventHandler& handler, std::uint64_t arg = 0);
-  EventId schedule_in(SimTime delay, EventHandler& handler, std::uint64_t arg = 0) {
+  EventId schedule_at(SimTime time, EventHandler& handler, std::uint32_t arg = 0);
+  EventId schedule_in(SimTime delay, EventHandler& handler, std::uint32_t arg = 0) {
     return schedule_at(now_ + delay, handler, arg);
   }
   bool cancel(EventId id) { return queue_->cancel(id); }

@@ -45,7 +45,7 @@ void ClusterRuntime::start(SimTime sample_interval) {
 void ClusterRuntime::pull_next_arrival(std::size_t source) {
   JobSpec& spec = next_arrival_[source];
   if (!sources_[source]->next(spec)) return;
-  sim_.schedule_at(std::max(spec.arrival, sim_.now()), arrival_handler_, source);
+  sim_.schedule_at(std::max(spec.arrival, sim_.now()), arrival_handler_, static_cast<std::uint32_t>(source));
 }
 
 void ClusterRuntime::on_arrival(std::size_t source) {

@@ -94,15 +94,15 @@ class ClusterRuntime {
  private:
   struct ArrivalHandler : EventHandler {
     ClusterRuntime* runtime = nullptr;
-    void on_event(std::uint64_t source) override { runtime->on_arrival(static_cast<std::size_t>(source)); }
+    void on_event(std::uint32_t source) override { runtime->on_arrival(static_cast<std::size_t>(source)); }
   };
   struct CompletionHandler : EventHandler {
     ClusterRuntime* runtime = nullptr;
-    void on_event(std::uint64_t job) override { runtime->on_completion(static_cast<std::uint32_t>(job)); }
+    void on_event(std::uint32_t job) override { runtime->on_completion(job); }
   };
   struct SampleHandler : EventHandler {
     ClusterRuntime* runtime = nullptr;
-    void on_event(std::uint64_t) override { runtime->on_sample(); }
+    void on_event(std::uint32_t) override { runtime->on_sample(); }
   };
 
   void pull_next_arrival(std::size_t source);

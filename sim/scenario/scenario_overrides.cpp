@@ -37,13 +37,24 @@ std::vector<std::string> override_tokens(const Override& override_spec) {
 
 // The user's value: JSON when it parses ("7", "true", "[1,2]", "{\"policy\":\"mps\"}"),
 // otherwise the text itself, so that `until=30d` needs no quoting.
+// Command-line bytes may be in any encoding; JSON text must be UTF-8, and a bad string
+// would only fail later, when summary.json echoes the document.
+bool is_utf8(const std::string& text) {
+  try {
+    (void)Json(text).dump();
+    return true;
+  } catch (const Json::type_error&) {
+    return false;
+  }
+}
+
 Json override_value(const std::string& text) {
   Json value = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (value.is_discarded()) return Json(text);
   return value;
 }
 
-// Steps 0..last of the path of the path, written the way the user wrote the path.
+// Steps 0..last of the path, written the way the user wrote the path.
 std::string path_prefix(const Override& override_spec, const std::vector<std::string>& tokens, std::size_t last) {
   const bool pointer_form = override_spec.path.front() == '/';
   std::string prefix;
@@ -73,6 +84,7 @@ std::string override_pointer(const Override& override_spec) {
 void apply_override(Json& document, const Override& override_spec) {
   const std::vector<std::string> tokens = override_tokens(override_spec);
   const auto fail = [&](const std::string& problem) { throw InputError(kOverrideOrigin, override_spec.path, problem); };
+  if (!is_utf8(override_spec.path) || !is_utf8(override_spec.value)) fail("expected UTF-8 text, found other bytes");
   Json* node = &document;
   std::string pointer;  // of *node
   for (std::size_t i = 0; i < tokens.size(); ++i) {

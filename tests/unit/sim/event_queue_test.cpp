@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "sim/core/dary_heap_queue.h"
+#include "sim/core/radix_heap_queue.h"
 #include "sim/core/random_stream.h"
 #include "sim/core/simulator.h"
 
@@ -13,7 +14,7 @@ namespace {
 
 struct Recorder : EventHandler {
   std::vector<std::uint64_t> seen;
-  void on_event(std::uint64_t arg) override { seen.push_back(arg); }
+  void on_event(std::uint32_t arg) override { seen.push_back(arg); }
 };
 
 template <typename Queue>
@@ -24,21 +25,27 @@ std::vector<std::uint64_t> drain(Queue& queue) {
   return order;
 }
 
-TEST(EventQueue, EqualTimesComeOutInInsertionOrder) {
-  DaryHeapQueue<4> queue;
+// Every implementation behind the EventQueue interface passes the same tests.
+template <typename Queue>
+class EventQueueTest : public ::testing::Test {};
+using QueueTypes = ::testing::Types<RadixHeapQueue, DaryHeapQueue<2>, DaryHeapQueue<4>, DaryHeapQueue<8>>;
+TYPED_TEST_SUITE(EventQueueTest, QueueTypes);
+
+TYPED_TEST(EventQueueTest, EqualTimesComeOutInInsertionOrder) {
+  TypeParam queue;
   Recorder r;
-  for (std::uint64_t i = 0; i < 100; ++i) queue.push(5, &r, i);
+  for (std::uint32_t i = 0; i < 100; ++i) queue.push(5, &r, i);
   const auto order = drain(queue);
   ASSERT_EQ(order.size(), 100u);
   EXPECT_TRUE(std::is_sorted(order.begin(), order.end()));
 }
 
-TEST(EventQueue, PopsInTimeOrderAgainstSortedReference) {
-  DaryHeapQueue<4> queue;
+TYPED_TEST(EventQueueTest, PopsInTimeOrderAgainstSortedReference) {
+  TypeParam queue;
   Recorder r;
   RandomStream rng(42);
   std::vector<std::pair<SimTime, std::uint64_t>> reference;
-  for (std::uint64_t i = 0; i < 5000; ++i) {
+  for (std::uint32_t i = 0; i < 5000; ++i) {
     const auto t = static_cast<SimTime>(rng.uniform_index(300));  // many ties
     queue.push(t, &r, i);
     reference.emplace_back(t, i);
@@ -50,11 +57,11 @@ TEST(EventQueue, PopsInTimeOrderAgainstSortedReference) {
   for (std::size_t i = 0; i < order.size(); ++i) EXPECT_EQ(order[i], reference[i].second) << i;
 }
 
-TEST(EventQueue, CancelledEventsNeverRunAndStaleHandlesAreRejected) {
-  DaryHeapQueue<2> queue;
+TYPED_TEST(EventQueueTest, CancelledEventsNeverRunAndStaleHandlesAreRejected) {
+  TypeParam queue;
   Recorder r;
   std::vector<EventId> ids;
-  for (std::uint64_t i = 0; i < 1000; ++i) ids.push_back(queue.push(static_cast<SimTime>(i), &r, i));
+  for (std::uint32_t i = 0; i < 1000; ++i) ids.push_back(queue.push(static_cast<SimTime>(i), &r, i));
   for (std::size_t i = 0; i < ids.size(); i += 2) EXPECT_TRUE(queue.cancel(ids[i]));
   EXPECT_FALSE(queue.cancel(ids[0]));  // twice
   EXPECT_EQ(queue.size(), 500u);
@@ -69,12 +76,12 @@ TEST(EventQueue, CancelledEventsNeverRunAndStaleHandlesAreRejected) {
   EXPECT_EQ(queue.peek_time(), kTimeNever);
 }
 
-TEST(EventQueue, CompactionKeepsOrderAfterMassCancellation) {
-  DaryHeapQueue<8> queue;
+TYPED_TEST(EventQueueTest, CompactionKeepsOrderAfterMassCancellation) {
+  TypeParam queue;
   Recorder r;
   std::vector<EventId> ids;
-  for (std::uint64_t i = 0; i < 10'000; ++i) ids.push_back(queue.push(static_cast<SimTime>(10'000 - i), &r, i));
-  for (std::uint64_t i = 0; i < 10'000; ++i) {
+  for (std::uint32_t i = 0; i < 10'000; ++i) ids.push_back(queue.push(static_cast<SimTime>(10'000 - i), &r, i));
+  for (std::uint32_t i = 0; i < 10'000; ++i) {
     if (i % 10 != 0) queue.cancel(ids[i]);
   }
   EXPECT_EQ(queue.size(), 1000u);
@@ -83,10 +90,53 @@ TEST(EventQueue, CompactionKeepsOrderAfterMassCancellation) {
   for (std::size_t i = 1; i < order.size(); ++i) EXPECT_GT(order[i - 1], order[i]);  // later arg = earlier time
 }
 
+// The simulator pushes only times >= now, interleaved with pops, and after a run stopped at
+// `until` it may push below the next pending time: the radix heap must handle both.
+TYPED_TEST(EventQueueTest, InterleavedHoldMatchesReferenceOrder) {
+  TypeParam queue;
+  Recorder r;
+  RandomStream rng(9);
+  std::vector<std::pair<SimTime, std::uint32_t>> reference;  // pending, as (time, id)
+  std::uint32_t next_id = 0;
+  for (int i = 0; i < 200; ++i) {
+    const auto t = static_cast<SimTime>(rng.uniform_index(1000));
+    queue.push(t, &r, next_id);
+    reference.emplace_back(t, next_id++);
+  }
+  SimTime now = 0;
+  for (int step = 0; step < 20'000; ++step) {
+    if (step % 500 == 0) {
+      // Peek past a stop time, then push below the peeked minimum.
+      const SimTime next = queue.peek_time();
+      if (next > now + 1) {
+        queue.push(now + 1, &r, next_id);
+        reference.emplace_back(now + 1, next_id++);
+      }
+    }
+    ScheduledEvent event;
+    ASSERT_TRUE(queue.pop(event));
+    const auto best = std::min_element(reference.begin(), reference.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first < b.first : a.second < b.second;
+    });
+    ASSERT_EQ(event.time, best->first);
+    ASSERT_EQ(event.arg, best->second);
+    reference.erase(best);
+    now = event.time;
+    const int pushes = static_cast<int>(rng.uniform_index(3));  // 0, 1 or 2: the set drifts
+    for (int p = 0; p < pushes || reference.empty(); ++p) {
+      const SimTime t = now + static_cast<SimTime>(rng.uniform_index(50));  // ties with now happen
+      queue.push(t, &r, next_id);
+      reference.emplace_back(t, next_id++);
+      if (!reference.empty() && p >= pushes) break;
+    }
+  }
+  EXPECT_EQ(queue.size(), reference.size());
+}
+
 struct Chain : EventHandler {
   Simulator* sim = nullptr;
   std::vector<SimTime> times;
-  void on_event(std::uint64_t remaining) override {
+  void on_event(std::uint32_t remaining) override {
     times.push_back(sim->now());
     if (remaining > 0) sim->schedule_in(10, *this, remaining - 1);
   }

@@ -287,6 +287,8 @@ TEST(ScenarioErrors, BadOverridePath) {
   expect_error(rejection_of_text(text, {{"workload.jobs.0.name", "web"}}), "--set", "workload.jobs.0.name",
                "/workload/jobs does not exist, so it has no element 0; set the whole array instead, e.g. --set "
                "'workload.jobs=[...]'");
+  expect_error(rejection_of_text(text, {{"name", "caf\xe9"}}), "--set", "name",
+               "expected UTF-8 text, found other bytes");
   try {
     parse_override("seed");
     FAIL() << "expected an InputError";

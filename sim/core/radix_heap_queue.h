@@ -1,0 +1,76 @@
+#pragma once
+// A radix heap (Ahuja, Mehlhorn, Orlin & Tarjan, "Faster algorithms for the shortest path
+// problem", JACM 1990) as the pending-event set, with 6-bit digits. Simulated time never goes
+// backwards, so every key pushed is >= the last minimum removed. A key that differs from that
+// minimum first in digit position `level` lives in bucket (level, its digit there); buckets
+// order all keys: lower level first, then lower digit. A push is an append; when bucket zero
+// (keys equal to the minimum) runs dry, the lowest non-empty bucket is scanned for its
+// minimum and its keys are redistributed into lower levels. Each key moves at most once per
+// digit position it differs in (4 moves for a key 2^20 ns ahead, where a binary radix heap
+// needs up to 20), and all accesses are sequential appends and scans, which is why it beats
+// the d-ary heap once the pending set outgrows the caches (tests/bench/event_queue_bench.cpp).
+//
+// Ties: keys equal to the minimum are ordered by insertion sequence when bucket 0 is
+// refilled, and later pushes at that time carry larger sequences, so equal times run FIFO.
+// A push below the current minimum (possible only after peek_time() looked past a run's
+// stop time) rebuilds the buckets around the new minimum: rare and O(n).
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/event_queue.h"
+
+namespace sharesim {
+
+class RadixHeapQueue final : public EventQueue {
+ public:
+  EventId push(SimTime time, EventHandler* handler, std::uint32_t arg) override;
+  bool cancel(EventId id) override;
+  bool pop(ScheduledEvent& out) override;
+  SimTime peek_time() override;
+  std::size_t size() const override { return live_; }
+
+ private:
+  static constexpr unsigned kSlotBits = 28;
+  static constexpr std::uint64_t kSlotMask = (std::uint64_t{1} << kSlotBits) - 1;
+  static constexpr std::uint64_t kMaxSequence = (std::uint64_t{1} << (64 - kSlotBits)) - 1;
+  static constexpr unsigned kDigitBits = 6;
+  static constexpr std::size_t kDigits = std::size_t{1} << kDigitBits;     // buckets per level
+  static constexpr std::size_t kLevels = (64 + kDigitBits - 1) / kDigitBits;  // 11
+
+  // Keys carry the whole event (32 bytes), so popping one touches no other memory except
+  // the 4-byte generation of its slot, the one random access per event.
+  struct Key {
+    SimTime time;
+    std::uint64_t seq_slot;  // sequence in the high 36 bits, slot in the low 28
+    EventHandler* handler;
+    std::uint32_t arg;
+    std::uint32_t generation;  // equal to slot_generation_[slot] while the event is live
+  };
+
+  // Index into buckets_ (level * kDigits + digit), or kZero for a key equal to minimum_.
+  std::size_t bucket_of(SimTime time) const;
+  static constexpr std::size_t kZero = kLevels * kDigits;
+  void place(const Key& key);
+  bool live(const Key& key) const { return slot_generation_[key.seq_slot & kSlotMask] == key.generation; }
+  void release_dead(const Key& key) { free_slots_.push_back(static_cast<std::uint32_t>(key.seq_slot & kSlotMask)); }
+  // Makes bucket 0 hold the live minimum keys; false when no live key is left.
+  bool refill_bucket_zero();
+  void rebuild(SimTime new_minimum);
+  std::uint32_t take_slot();
+
+  std::array<std::vector<Key>, kLevels * kDigits + 1> buckets_;  // the last one is bucket zero
+  std::uint64_t level_mask_ = 0;                  // bit l: some bucket of level l holds keys
+  static constexpr std::size_t kMaskWords = (kDigits + 63) / 64;
+  // bit d of level l: bucket (l, d) holds keys
+  std::array<std::array<std::uint64_t, kMaskWords>, kLevels> digit_mask_{};
+  std::size_t bucket_zero_head_ = 0;              // next unread key of bucket zero
+  SimTime minimum_ = 0;
+  std::vector<std::uint32_t> slot_generation_;  // bumped when the slot's event runs or is cancelled
+  std::vector<std::uint32_t> free_slots_;
+  std::uint64_t next_sequence_ = 0;
+  std::size_t live_ = 0;
+  std::size_t stored_ = 0;  // keys in buckets, dead ones included
+};
+
+}  // namespace sharesim

@@ -1,0 +1,93 @@
+// End-to-end runs through the same code path as `sharesim run` (scenario text -> loader ->
+// ScenarioRun), without writing outputs unless the benchmark says so.
+//   e2e/1M-jobs-10k-gpus: 1,000,000 single-GPU jobs on 10,000 exclusive GPUs (1,250 nodes
+//     of 8), Poisson arrivals at offered load 0.9, exponential work of mean 1 h.
+//   e2e/MM8-1M-jobs: the M/M/8 model (one node of 8 GPUs, rho = 0.8), 1,000,000 jobs,
+//     the model the issue compares with a SimPy implementation.
+// Counters: wall seconds per run, ns per job, events, and peak resident memory of the run
+// (VmHWM after resetting it through /proc/self/clear_refs).
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "apps/scenario_run.h"
+
+namespace sharesim {
+namespace {
+
+std::string scenario_text(int nodes, int gpus_per_node, double rate, double mean_s, int jobs) {
+  return R"({"name": "bench", "seed": 1,
+    "cluster": {"node_pools": [{"name": "n", "nodes": )" +
+         std::to_string(nodes) + R"(, "gpu": "A100-80GB", "gpus_per_node": )" + std::to_string(gpus_per_node) +
+         R"(, "cpu_milli": 128000, "memory_mib": 1048576}]},
+    "workload": {"generators": [{"name": "jobs", "kind": "training", "count": )" +
+         std::to_string(jobs) + R"(, "arrival": {"process": "poisson", "rate_per_s": )" + std::to_string(rate) +
+         R"(}, "duration": {"dist": "exponential", "mean_s": )" + std::to_string(mean_s) +
+         R"(}, "request": {"gpus": 1}}]}})";
+}
+
+void reset_peak_rss() {
+  std::ofstream clear("/proc/self/clear_refs");
+  clear << "5";
+}
+
+double peak_rss_mib() {
+  std::ifstream status("/proc/self/status");
+  std::string key;
+  while (status >> key) {
+    if (key == "VmHWM:") {
+      double kib = 0;
+      status >> kib;
+      return kib / 1024.0;
+    }
+    status.ignore(1 << 10, '\n');
+  }
+  return 0;
+}
+
+void run_bench(benchmark::State& state, const std::string& text, bool write_outputs) {
+  const Scenario scenario = load_scenario_text(text, "<bench>", GpuCatalog::builtin());
+  double peak = 0;
+  std::uint64_t events = 0, jobs = 0;
+  for (auto _ : state) {
+    reset_peak_rss();
+    ScenarioRun run(scenario, GpuCatalog::builtin());
+    run.run();
+    if (write_outputs) run.write_outputs((std::filesystem::temp_directory_path() / "sharesim-bench-out").string());
+    events = run.metrics().events;
+    jobs = run.metrics().completed;
+    peak = std::max(peak, peak_rss_mib());
+    benchmark::DoNotOptimize(run.metrics().wait_s.mean);
+  }
+  state.counters["events"] = static_cast<double>(events);
+  state.counters["jobs"] = static_cast<double>(jobs);
+  state.counters["ns_per_job"] = benchmark::Counter(static_cast<double>(jobs) * static_cast<double>(state.iterations()),
+                                                    benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["peak_rss_MiB"] = peak;
+}
+
+void BM_MillionJobsTenThousandGpus(benchmark::State& state) {
+  // offered load = rate * mean / GPUs = 2.5 * 3600 / 10000 = 0.9
+  run_bench(state, scenario_text(1250, 8, 2.5, 3600, 1'000'000), false);
+}
+
+void BM_MillionJobsTenThousandGpusWithOutputs(benchmark::State& state) {
+  run_bench(state, scenario_text(1250, 8, 2.5, 3600, 1'000'000), true);
+}
+
+void BM_MM8MillionJobs(benchmark::State& state) {
+  // rho = 0.8: lambda = 0.8 * 8 / 100 s
+  run_bench(state, scenario_text(1, 8, 0.064, 100, 1'000'000), false);
+}
+
+BENCHMARK(BM_MillionJobsTenThousandGpus)->Name("e2e/1M-jobs-10k-gpus")->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_MillionJobsTenThousandGpusWithOutputs)
+    ->Name("e2e/1M-jobs-10k-gpus+outputs")
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK(BM_MM8MillionJobs)->Name("e2e/MM8-1M-jobs")->Unit(benchmark::kMillisecond)->Iterations(3);
+
+}  // namespace
+}  // namespace sharesim
