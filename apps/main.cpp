@@ -5,10 +5,14 @@
 // error.
 #include <unistd.h>
 
+#include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <limits>
+#include <optional>
 
 #include <CLI/CLI.hpp>
 
@@ -16,6 +20,7 @@
 #include "apps/summary_table.h"
 #include "policies/policy_registry.h"
 #include "sim/cluster/gpu_table.h"
+#include "sim/scenario/error_text.h"
 #include "sim/scenario/input_error.h"
 #include "workloads/native_trace.h"
 #include "workloads/workload_builder.h"
@@ -28,7 +33,7 @@ struct ScenarioArgs {
   std::string path;
   std::vector<std::string> sets;
   std::string catalog_path;
-  std::int64_t seed = -1;
+  std::optional<std::string> seed;  // --seed N, when given
 };
 
 void add_scenario_args(CLI::App* command, ScenarioArgs& args) {
@@ -43,16 +48,21 @@ const GpuCatalog& catalog_for(const ScenarioArgs& args, GpuCatalog& storage) {
   return storage;
 }
 
+// Parsed here rather than by CLI11, which wraps "-1" and saturates overflow silently.
+std::int64_t parse_seed(const std::string& text) {
+  std::int64_t seed = -1;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
+  if (error != std::errc{} || end != text.data() + text.size() || seed < 0) {
+    const std::string largest = std::to_string(std::numeric_limits<std::int64_t>::max());
+    throw InputError("--seed", "", "expected an integer from 0 to " + largest + ", found " + quote(text));
+  }
+  return seed;
+}
+
 Scenario load(const ScenarioArgs& args, const GpuCatalog& catalog) {
   std::vector<Override> overrides;
-  for (const std::string& set : args.sets) {
-    const std::size_t eq = set.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      throw InputError("--set", set, "expected path=value, found no '='");
-    }
-    overrides.push_back({set.substr(0, eq), set.substr(eq + 1)});
-  }
-  if (args.seed >= 0) overrides.push_back({"seed", std::to_string(args.seed)});
+  for (const std::string& set : args.sets) overrides.push_back(parse_override(set));
+  if (args.seed) overrides.push_back({"seed", std::to_string(parse_seed(*args.seed))});
   Scenario scenario = load_scenario_file(args.path, catalog, overrides);
   validate_sharing(scenario.node_pools, scenario.file);
   return scenario;
@@ -75,8 +85,7 @@ class ProgressBar {
       line += "[" + std::string(static_cast<std::size_t>(filled), '#') + std::string(static_cast<std::size_t>(30 - filled), '.') +
               "] " + std::to_string(static_cast<int>(fraction * 100)) + "%  ";
     }
-    line += "sim " + format_duration(now) + "  " + std::to_string(const_cast<ScenarioRun&>(run_).runtime().counters().completed) +
-            " jobs done   ";
+    line += "sim " + format_duration(now) + "  " + std::to_string(run_.runtime().counters().completed) + " jobs done   ";
     std::fputs(line.c_str(), stderr);
   }
   void finish() {
@@ -143,11 +152,15 @@ int command_generate(const ScenarioArgs& args, const std::string& output) {
   auto sources = build_job_sources(scenario.workload, context);
   const std::string temp = output + ".tmp";
   std::size_t written = 0;
-  {
+  try {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
     if (!out) throw InputError(output, "", "cannot write the trace file");
     written = write_native_trace(out, sources, shapes, origins);
     if (!out) throw InputError(output, "", "writing the trace file failed");
+  } catch (...) {
+    // A trace source with a bad row fails half-way through: leave no partial file behind.
+    std::remove(temp.c_str());
+    throw;
   }
   if (std::rename(temp.c_str(), output.c_str()) != 0) throw InputError(output, "", "cannot rename the trace into place");
   std::cerr << "wrote " << written << " jobs to " << output << "\n";
@@ -169,7 +182,7 @@ int main(int argc, char** argv) {
   CLI::App* run = app.add_subcommand("run", "Run a scenario and write its outputs");
   add_scenario_args(run, args);
   run->add_option("-o,--output", output_dir, "Output directory (default: the scenario's output.dir)");
-  run->add_option("--seed", args.seed, "Seed (overrides the scenario's)")->check(CLI::NonNegativeNumber);
+  run->add_option("--seed", args.seed, "Seed (overrides the scenario's)");
   run->add_flag("-q,--quiet", quiet, "Print nothing on success");
 
   CLI::App* validate = app.add_subcommand("validate", "Check a scenario without running it");
@@ -187,13 +200,18 @@ int main(int argc, char** argv) {
   add_scenario_args(generate, args);
   std::string trace_output;
   generate->add_option("-o,--output", trace_output, "Trace file to write (CSV)")->required();
-  generate->add_option("--seed", args.seed, "Seed (overrides the scenario's)")->check(CLI::NonNegativeNumber);
+  generate->add_option("--seed", args.seed, "Seed (overrides the scenario's)");
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? 0 : kExitBadInput;
+    // --help and --version arrive as "errors" with exit code 0; they print to stdout.
+    if (e.get_exit_code() == 0) return app.exit(e);
+    // Every other command-line error is one line, worded as the other input errors are.
+    std::string message = e.what();
+    std::replace(message.begin(), message.end(), '\n', ' ');
+    std::cerr << "sharesim: error: " << message << " (see --help)\n";
+    return kExitBadInput;
   }
 
   try {

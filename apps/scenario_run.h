@@ -35,6 +35,7 @@ class ScenarioRun {
   const Scenario& scenario() const { return scenario_; }
   const Cluster& cluster() const { return *cluster_; }
   ClusterRuntime& runtime() { return *runtime_; }
+  const ClusterRuntime& runtime() const { return *runtime_; }
   const RunMetrics& metrics() const { return metrics_; }
   // summary.json: program version, seed, the scenario as run, the metrics.
   nlohmann::json summary() const;

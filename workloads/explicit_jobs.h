@@ -11,6 +11,7 @@ class ExplicitJobs final : public JobSource {
  public:
   explicit ExplicitJobs(std::vector<JobSpec> jobs);  // any order; emitted by arrival, stable
   bool next(JobSpec& out) override;
+  std::size_t expected_jobs() const override { return jobs_.size(); }
 
  private:
   std::vector<JobSpec> jobs_;

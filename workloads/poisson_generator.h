@@ -25,6 +25,7 @@ class PoissonGenerator final : public JobSource {
  public:
   PoissonGenerator(PoissonGeneratorConfig config, RandomStream arrivals, RandomStream durations);
   bool next(JobSpec& out) override;
+  std::size_t expected_jobs() const override { return config_.count ? static_cast<std::size_t>(*config_.count) : 0; }
 
  private:
   PoissonGeneratorConfig config_;

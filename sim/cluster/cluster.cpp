@@ -6,13 +6,6 @@
 
 namespace sharesim {
 
-std::int64_t Gpu::free_units(ResourceId resource) const {
-  for (std::size_t i = 0; i < capacity.size(); ++i) {
-    if (capacity[i].resource == resource) return capacity[i].quantity - allocated[i];
-  }
-  return 0;
-}
-
 Cluster::Cluster(const std::vector<NodePoolSpec>& pools, const GpuCatalog& catalog, const SharingFactory& make_sharing,
                  const std::string& scenario_file) {
   names_.intern(kNvidiaGpu);  // always id 0, even on a CPU-only cluster

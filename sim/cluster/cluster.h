@@ -27,7 +27,12 @@ struct Gpu {
   std::vector<std::int64_t> allocated;     // parallel to capacity
   std::vector<Resident> residents;
 
-  std::int64_t free_units(ResourceId resource) const;
+  std::int64_t free_units(ResourceId resource) const {
+    for (std::size_t i = 0; i < capacity.size(); ++i) {
+      if (capacity[i].resource == resource) return capacity[i].quantity - allocated[i];
+    }
+    return 0;
+  }
 };
 
 struct Node {

@@ -3,14 +3,19 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
-#include <fstream>
 #include <limits>
-#include <sstream>
+#include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "sim/scenario/did_you_mean.h"
+#include "sim/scenario/error_text.h"
 #include "sim/scenario/input_error.h"
+#include "sim/scenario/json_pointer.h"
+#include "sim/scenario/json_reader.h"
 
 namespace sharesim {
 namespace embedded {
@@ -54,104 +59,17 @@ bool is_entry_field(std::string_view key) {
                      [&](const FieldRule& rule) { return rule.name == key; });
 }
 
-// JSON pointer reference token (RFC 6901): '~' and '/' inside a key must be escaped.
-std::string pointer_token(std::string_view key) {
-  std::string token;
-  for (char c : key) {
-    if (c == '~') {
-      token += "~0";
-    } else if (c == '/') {
-      token += "~1";
-    } else {
-      token += c;
-    }
-  }
-  return token;
+// "; did you mean "sm_count"?" for a near miss, "" when nothing is close enough to help;
+// worded as the scenario loader words it.
+std::string suggestion(std::string_view unknown, const std::vector<std::string>& names) {
+  const std::optional<std::string> match = closest_match(unknown, names);
+  return match ? "; did you mean " + quote(*match) + "?" : "";
 }
 
-std::string in_quotes(std::string_view text) { return "\"" + std::string(text) + "\""; }
-
-// How a found value reads in an error message: short, and typed, so "found the string "108""
-// tells a user why 108 in quotes was refused.
-std::string describe(const json& value) {
-  constexpr std::size_t kMaxShown = 40;
-  switch (value.type()) {
-    case json::value_t::null:
-      return "null";
-    case json::value_t::object:
-      return "an object";
-    case json::value_t::array:
-      return "an array";
-    case json::value_t::string: {
-      std::string text = value.dump();
-      if (text.size() > kMaxShown) text = text.substr(0, kMaxShown) + "...\"";
-      return "the string " + text;
-    }
-    default:
-      return value.dump();
-  }
-}
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> previous(b.size() + 1);
-  std::vector<std::size_t> current(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) previous[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    current[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
-      current[j] = std::min({previous[j] + 1, current[j - 1] + 1, substitution});
-    }
-    std::swap(previous, current);
-  }
-  return previous[b.size()];
-}
-
-// " (did you mean "sm_count"?)" for a near miss, "" when nothing is close enough to help.
-template <typename Names>
-std::string did_you_mean(std::string_view unknown, const Names& names) {
-  std::string_view best;
-  std::size_t best_distance = std::numeric_limits<std::size_t>::max();
-  for (std::string_view name : names) {
-    const std::size_t distance = edit_distance(unknown, name);
-    if (distance < best_distance) {
-      best_distance = distance;
-      best = name;
-    }
-  }
-  const std::size_t tolerance = std::max<std::size_t>(2, unknown.size() / 3);
-  if (best.empty() || best_distance > tolerance) return "";
-  return " (did you mean " + in_quotes(best) + "?)";
-}
-
-std::vector<std::string_view> entry_key_names() {
-  std::vector<std::string_view> names;
-  for (const FieldRule& rule : kEntryFields) names.push_back(rule.name);
-  names.push_back(kSourceKey);
+std::vector<std::string> field_names() {
+  std::vector<std::string> names;
+  for (const FieldRule& rule : kEntryFields) names.emplace_back(rule.name);
   return names;
-}
-
-// "line:column" of the byte nlohmann stopped at. parse_error::byte counts from 1 and points
-// at the last character read, which is the offending one.
-std::string line_and_column(std::string_view text, std::size_t byte) {
-  const std::size_t offset = std::min(byte == 0 ? 0 : byte - 1, text.size());
-  std::size_t line = 1;
-  std::size_t line_start = 0;
-  for (std::size_t i = 0; i < offset; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      line_start = i + 1;
-    }
-  }
-  return std::to_string(line) + ":" + std::to_string(offset - line_start + 1);
-}
-
-// nlohmann's message starts with "[json.exception.parse_error.101] parse error at line 3,
-// column 5: "; the place is already in `where`, so keep only what went wrong.
-std::string parse_error_detail(const json::parse_error& error) {
-  const std::string message = error.what();
-  const std::size_t colon = message.find(": ");
-  return colon == std::string::npos ? message : message.substr(colon + 2);
 }
 
 // Reads one catalog entry (an object at `pointer`), checking each field as it goes.
@@ -161,18 +79,22 @@ class EntryReader {
       : origin_(origin), pointer_(std::move(pointer)), entry_(entry) {}
 
   void reject_unknown_keys() const {
-    static const std::vector<std::string_view> names = entry_key_names();
+    static const std::vector<std::string> names = [] {
+      std::vector<std::string> all = field_names();
+      all.emplace_back(kSourceKey);
+      return all;
+    }();
     for (const auto& [key, value] : entry_.items()) {
       if (key == kSourceKey || is_entry_field(key)) continue;
-      fail(field_pointer(key), "expected one of the GPU model fields, found unknown key " + in_quotes(key) +
-                                   did_you_mean(key, names));
+      fail(field_pointer(key),
+           "expected one of the GPU model fields, found unknown key " + quote(key) + suggestion(key, names));
     }
   }
 
   std::string text(std::string_view name) const {
     const json& value = require(name, "a non-empty string");
     if (!value.is_string() || value.get_ref<const std::string&>().empty()) {
-      fail(field_pointer(name), "expected a non-empty string, found " + describe(value));
+      fail(field_pointer(name), "expected a non-empty string, found " + describe_value(value));
     }
     return value.get<std::string>();
   }
@@ -188,7 +110,7 @@ class EntryReader {
 
   bool flag(std::string_view name) const {
     const json& value = require(name, "true or false");
-    if (!value.is_boolean()) fail(field_pointer(name), "expected true or false, found " + describe(value));
+    if (!value.is_boolean()) fail(field_pointer(name), "expected true or false, found " + describe_value(value));
     return value.get<bool>();
   }
 
@@ -196,22 +118,18 @@ class EntryReader {
     const std::string pointer = field_pointer(kSourceKey);
     const json& value = require(kSourceKey, "an object mapping field names to citations");
     if (!value.is_object()) {
-      fail(pointer, "expected an object mapping field names to citations, found " + describe(value));
+      fail(pointer, "expected an object mapping field names to citations, found " + describe_value(value));
     }
-    static const std::vector<std::string_view> names = [] {
-      std::vector<std::string_view> all;
-      for (const FieldRule& rule : kEntryFields) all.push_back(rule.name);
-      return all;
-    }();
+    static const std::vector<std::string> names = field_names();
     std::map<std::string, std::string> citations;
     for (const auto& [key, citation] : value.items()) {
-      const std::string citation_pointer = pointer + "/" + pointer_token(key);
+      const std::string citation_pointer = pointer_append(pointer, key);
       if (!is_entry_field(key)) {
         fail(citation_pointer,
-             "expected a source for one of the GPU model fields, found unknown key " + in_quotes(key) + did_you_mean(key, names));
+             "expected a source for one of the GPU model fields, found unknown key " + quote(key) + suggestion(key, names));
       }
       if (!citation.is_string() || citation.get_ref<const std::string&>().empty()) {
-        fail(citation_pointer, "expected a non-empty citation string, found " + describe(citation));
+        fail(citation_pointer, "expected a non-empty citation string, found " + describe_value(citation));
       }
       citations.emplace(key, citation.get<std::string>());
     }
@@ -225,7 +143,7 @@ class EntryReader {
     return citations;
   }
 
-  std::string field_pointer(std::string_view name) const { return pointer_ + "/" + pointer_token(name); }
+  std::string field_pointer(std::string_view name) const { return pointer_append(pointer_, name); }
 
   [[noreturn]] void fail(const std::string& where, const std::string& problem) const {
     throw InputError(origin_, where, problem);
@@ -235,7 +153,7 @@ class EntryReader {
   const json& require(std::string_view name, std::string_view expected) const {
     const auto found = entry_.find(name);
     if (found == entry_.end()) {
-      fail(pointer_, "expected field " + in_quotes(name) + " (" + std::string(expected) + "), found no such field");
+      fail(pointer_, "expected field " + quote(name) + " (" + std::string(expected) + "), found no such field");
     }
     return *found;
   }
@@ -244,12 +162,12 @@ class EntryReader {
     const json& value = require(name, expected);
     const std::string where = field_pointer(name);
     const std::string problem_prefix = "expected " + std::string(expected) + ", found ";
-    if (!value.is_number_integer()) fail(where, problem_prefix + describe(value));
+    if (!value.is_number_integer()) fail(where, problem_prefix + describe_value(value));
     if (value.is_number_unsigned() && value.get<std::uint64_t>() > std::uint64_t{std::numeric_limits<std::int64_t>::max()}) {
-      fail(where, problem_prefix + describe(value) + " (too large)");
+      fail(where, problem_prefix + describe_value(value) + " (too large)");
     }
     const auto result = value.get<std::int64_t>();
-    if (result < minimum) fail(where, problem_prefix + describe(value));
+    if (result < minimum) fail(where, problem_prefix + describe_value(value));
     return result;
   }
 
@@ -258,7 +176,7 @@ class EntryReader {
     const auto result = value.is_number() ? value.get<double>() : 0.0;
     const bool in_range = zero_allowed ? result >= 0.0 : result > 0.0;
     if (!value.is_number() || !in_range) {
-      fail(field_pointer(name), "expected " + std::string(expected) + ", found " + describe(value));
+      fail(field_pointer(name), "expected " + std::string(expected) + ", found " + describe_value(value));
     }
     return result;
   }
@@ -270,7 +188,7 @@ class EntryReader {
 
 GpuModel read_model(const std::string& origin, const std::string& pointer, const json& entry) {
   EntryReader reader(origin, pointer, entry);
-  if (!entry.is_object()) reader.fail(pointer, "expected an object describing one GPU model, found " + describe(entry));
+  if (!entry.is_object()) reader.fail(pointer, "expected an object describing one GPU model, found " + describe_value(entry));
   reader.reject_unknown_keys();
 
   GpuModel model;
@@ -304,41 +222,35 @@ GpuModel read_model(const std::string& origin, const std::string& pointer, const
 }  // namespace
 
 GpuCatalog GpuCatalog::parse(std::string_view json_text, const std::string& origin) {
-  json document;
-  try {
-    document = json::parse(json_text.begin(), json_text.end());
-  } catch (const json::parse_error& error) {
-    throw InputError(origin, line_and_column(json_text, error.byte), "expected valid JSON, found " + parse_error_detail(error));
-  }
+  const json document = parse_json_text(json_text, origin);
 
   if (!document.is_object()) {
-    throw InputError(origin, "", "expected an object with a \"gpus\" array, found " + describe(document));
+    throw InputError(origin, "", "expected an object with a \"gpus\" array, found " + describe_value(document));
   }
-  static const std::array<std::string_view, 2> kTopLevelKeys = {"_about", "gpus"};
+  static const std::vector<std::string> kTopLevelKeys = {"_about", "gpus"};
   for (const auto& [key, value] : document.items()) {
     if (key == "_about") {
-      if (!value.is_string()) throw InputError(origin, "/_about", "expected a string, found " + describe(value));
+      if (!value.is_string()) throw InputError(origin, "/_about", "expected a string, found " + describe_value(value));
     } else if (key != "gpus") {
-      throw InputError(origin, "/" + pointer_token(key),
-                       "expected \"_about\" or \"gpus\", found unknown key " + in_quotes(key) + did_you_mean(key, kTopLevelKeys));
+      throw InputError(origin, pointer_append("", key),
+                       "expected \"_about\" or \"gpus\", found unknown key " + quote(key) + suggestion(key, kTopLevelKeys));
     }
   }
   const auto gpus = document.find("gpus");
   if (gpus == document.end()) throw InputError(origin, "", "expected a \"gpus\" array, found no such field");
   if (!gpus->is_array() || gpus->empty()) {
-    throw InputError(origin, "/gpus", "expected a non-empty array of GPU models, found " + describe(*gpus) +
-                                          (gpus->is_array() ? " with no elements" : ""));
+    throw InputError(origin, "/gpus", "expected a non-empty array of GPU models, found " + describe_value(*gpus));
   }
 
   GpuCatalog catalog;
   std::map<std::string, std::string> first_pointer_of_id;
   for (std::size_t index = 0; index < gpus->size(); ++index) {
-    const std::string pointer = "/gpus/" + std::to_string(index);
+    const std::string pointer = pointer_append("/gpus", index);
     GpuModel model = read_model(origin, pointer, (*gpus)[index]);
     const auto [earlier, inserted] = first_pointer_of_id.emplace(model.id, pointer);
     if (!inserted) {
       throw InputError(origin, pointer + "/id",
-                       "expected a unique id, found " + in_quotes(model.id) + " again (first at " + earlier->second + ")");
+                       "expected a unique id, found " + quote(model.id) + " again (first at " + earlier->second + ")");
     }
     catalog.models_.push_back(std::move(model));
   }
@@ -346,11 +258,7 @@ GpuCatalog GpuCatalog::parse(std::string_view json_text, const std::string& orig
 }
 
 GpuCatalog GpuCatalog::load_file(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw InputError(path, "", "expected a readable GPU catalog file, found none");
-  std::ostringstream text;
-  text << file.rdbuf();
-  return parse(text.str(), path);
+  return parse(read_text_file(path), path);
 }
 
 const GpuCatalog& GpuCatalog::builtin() {

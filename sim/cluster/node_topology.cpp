@@ -23,9 +23,7 @@ Graph build_graph(TopologyKind kind, std::uint32_t gpus) {
   const auto add = [&graph](std::size_t a, std::size_t b, int cost) { boost::add_edge(a, b, cost, graph); };
   switch (kind) {
     case TopologyKind::NvSwitch: {
-      const std::size_t fabric = boost::add_vertex(graph);
-      // Two NVLink halves (GPU -> switch -> GPU) make the GPU-GPU cost 1 overall.
-      for (std::size_t g = 0; g < gpus; ++g) add(g, fabric, 0);
+      // The NVSwitch fabric gives every GPU pair full NVLink bandwidth: one hop between any two.
       for (std::size_t a = 0; a < gpus; ++a)
         for (std::size_t b = a + 1; b < gpus; ++b) add(a, b, kNvLinkCost);
       break;

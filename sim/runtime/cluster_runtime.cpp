@@ -36,6 +36,13 @@ std::string ClusterRuntime::job_name(const JobRecord& job) const {
 }
 
 void ClusterRuntime::start(SimTime sample_interval) {
+  std::size_t expected = 0;
+  for (const auto& source : sources_) expected += source->expected_jobs();
+  // Capped so a generator with a huge count and an early `until` does not over-reserve.
+  expected = std::min<std::size_t>(expected, 50'000'000);
+  jobs_.reserve(expected);
+  pods_.reserve(expected);
+  devices_.reserve(expected);
   for (std::size_t s = 0; s < sources_.size(); ++s) pull_next_arrival(s);
   adaptive_sampling_ = sample_interval <= 0;
   sample_interval_ = adaptive_sampling_ ? kSecond : sample_interval;
@@ -50,16 +57,15 @@ void ClusterRuntime::pull_next_arrival(std::size_t source) {
 
 void ClusterRuntime::on_arrival(std::size_t source) {
   const auto job = static_cast<std::uint32_t>(jobs_.size());
-  JobRecord record;
+  JobRecord& record = jobs_.emplace_back();
   record.spec = next_arrival_[source];
   record.spec.arrival = sim_.now();
-  jobs_.push_back(record);
   ++counters_.submitted;
   pull_next_arrival(source);
-  log("submit", job, "");
+  if (event_log_ != nullptr) log("submit", job, "");
   // A newcomer may start at once if it fits; otherwise it waits in the queue.
   if (!scheduler_.might_fit(jobs_[job].spec) || !try_start(job)) {
-    scheduler_.pending().push(job, record.spec.priority, job);
+    scheduler_.pending().push(job, jobs_[job].spec.priority, job);
   }
 }
 
@@ -179,7 +185,7 @@ void ClusterRuntime::on_completion(std::uint32_t job) {
   rec.end = sim_.now();
   --counters_.running;
   ++counters_.completed;
-  log("complete", job, "");
+  if (event_log_ != nullptr) log("complete", job, "");
   vacate(job);
   schedule_pending();
 }

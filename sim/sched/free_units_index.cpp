@@ -6,7 +6,9 @@ namespace sharesim {
 
 FreeUnitsIndex::FreeUnitsIndex(std::size_t node_count) : count_(node_count) {
   while (leaves_ < node_count) leaves_ *= 2;
-  tree_.assign(2 * leaves_, -1);
+  tree_.assign(2 * leaves_, -1);  // padding leaves stay -1 so they never satisfy a request
+  for (std::size_t n = 0; n < node_count; ++n) tree_[leaves_ + n] = 0;
+  for (std::size_t i = leaves_ - 1; i >= 1; --i) tree_[i] = std::max(tree_[2 * i], tree_[2 * i + 1]);
 }
 
 void FreeUnitsIndex::set(std::size_t node, std::int64_t free_units) {

@@ -9,7 +9,7 @@ namespace sharesim {
 
 class FreeUnitsIndex {
  public:
-  explicit FreeUnitsIndex(std::size_t node_count);
+  explicit FreeUnitsIndex(std::size_t node_count);  // every node starts with 0 free units
 
   void set(std::size_t node, std::int64_t free_units);
   std::int64_t get(std::size_t node) const { return tree_[leaves_ + node]; }

@@ -45,6 +45,16 @@ std::string Scheduler::filter_reason(const PodShape& shape, const Node& node) co
   return reasons;
 }
 
+bool Scheduler::passes_filters(const PodShape& shape, const Node& node) const {
+  if (!shape.gpu_product.empty()) {
+    const auto label = node.labels.find("nvidia.com/gpu.product");
+    if (label == node.labels.end() || label->second != shape.gpu_product) return false;
+  }
+  return node.cpu_milli - node.cpu_allocated >= shape.cpu_milli &&
+         node.memory_mib - node.memory_allocated >= shape.memory_mib &&
+         (shape.gpu_units == 0 || node.free_resource(shape.gpu_resource) >= shape.gpu_units);
+}
+
 bool Scheduler::assign_devices(const PodShape& shape, const Node& node, std::vector<DeviceAllocation>& out,
                                std::string* refusal) const {
   if (shape.gpu_units == 0) return true;
@@ -57,6 +67,7 @@ bool Scheduler::assign_devices(const PodShape& shape, const Node& node, std::vec
     const Admission admission = gpu.sharing->admit(one_unit, free_units, gpu.residents);
     if (admission.admitted) {
       admitted_mask |= 1u << local;
+      if (shape.gpu_units == 1) break;  // one GPU: the lowest admitted one is the choice
     } else if (refusal != nullptr && refusal->empty()) {
       *refusal = admission.reason;
     }
@@ -97,7 +108,7 @@ bool Scheduler::place_pod(const PodShape& shape, int preferred_rack, std::vector
   const auto feasible = [&](std::uint32_t node_index, bool rack_only) {
     const Node& node = cluster_.node(node_index);
     if (rack_only && static_cast<int>(cluster_.network().rack(node_index)) != preferred_rack) return false;
-    if (!filter_reason(shape, node).empty()) return false;
+    if (!passes_filters(shape, node)) return false;
     if (!assign_devices(shape, node, devices, nullptr)) return false;
     return true;
   };

@@ -49,8 +49,10 @@ class Scheduler {
   bool might_fit(const JobSpec& job);
 
  private:
-  // Filter plugins on one node for one pod; returns "" when it passes, else the reason.
+  // Filter plugins on one node for one pod; returns "" when it passes, else the reasons
+  // (newline-separated). passes_filters() is the same test without building text.
   std::string filter_reason(const PodShape& shape, const Node& node) const;
+  bool passes_filters(const PodShape& shape, const Node& node) const;
   // Chooses GPUs on the node for the pod; appends allocations; false when impossible.
   bool assign_devices(const PodShape& shape, const Node& node, std::vector<DeviceAllocation>& out,
                       std::string* refusal) const;

@@ -1,0 +1,98 @@
+// Score plugins and GPU choice inside a node, observed through whole runs.
+#include <gtest/gtest.h>
+
+#include "run_helpers.h"
+
+namespace sharesim {
+namespace {
+
+using testing::run_text;
+
+std::vector<std::string> nodes_of(const ScenarioRun& run) {
+  std::vector<std::string> names;
+  auto& runtime = const_cast<ScenarioRun&>(run).runtime();
+  for (const JobRecord& job : runtime.jobs()) names.push_back(run.cluster().node(runtime.pods()[job.first_pod].node).name);
+  return names;
+}
+
+std::string three_jobs(const std::string& placement) {
+  // A takes 2 of node 0's 4 GPUs; B (3 GPUs) goes where 3 are free; C (1 GPU) shows the policy.
+  return testing::cluster_scenario(3, 4, R"({"jobs": [
+      {"name": "a", "duration": "1h", "request": {"gpus": 2}},
+      {"name": "b", "arrival": "1s", "duration": "1h", "request": {"gpus": 3}},
+      {"name": "c", "arrival": "2s", "duration": "1h", "request": {"gpus": 1}}]})",
+                                   R"("scheduler": {"placement": ")" + placement + R"("}, )");
+}
+
+TEST(Placement, FirstFitTakesTheLowestNodeThatFits) {
+  EXPECT_EQ(nodes_of(*run_text(three_jobs("first-fit"))), (std::vector<std::string>{"p-0", "p-1", "p-0"}));
+}
+
+TEST(Placement, BinpackTakesTheNodeWithFewestFreeGpusThatStillFit) {
+  EXPECT_EQ(nodes_of(*run_text(three_jobs("binpack"))), (std::vector<std::string>{"p-0", "p-1", "p-1"}));
+}
+
+TEST(Placement, SpreadTakesTheNodeWithMostFreeGpus) {
+  EXPECT_EQ(nodes_of(*run_text(three_jobs("spread"))), (std::vector<std::string>{"p-0", "p-1", "p-2"}));
+}
+
+TEST(Placement, TwoGpuPodTakesAnNvLinkPairOverTwoLooseGpus) {
+  // nvlink-pairs node of 4: pairs (0,1) and (2,3). Job a takes GPU 0; a 2-GPU pod must get
+  // the intact pair (2,3), not the lower-numbered (1,2) that crosses the PCIe switches.
+  const std::string scenario = R"({"name": "t", "cluster": {"node_pools": [
+      {"name": "p", "nodes": 1, "gpu": "A100-80GB", "gpus_per_node": 4, "cpu_milli": 64000,
+       "memory_mib": 262144, "topology": "nvlink-pairs"}]},
+    "workload": {"jobs": [{"name": "a", "duration": "1h", "request": {"gpus": 1}},
+                          {"name": "b", "arrival": "1s", "duration": "1h", "request": {"gpus": 2}}]}})";
+  const auto run = run_text(scenario);
+  auto& runtime = run->runtime();
+  const PodPlacement& pod = runtime.pods()[runtime.jobs()[1].first_pod];
+  ASSERT_EQ(pod.device_count, 2u);
+  EXPECT_EQ(runtime.devices()[pod.first_device].gpu, 2u);
+  EXPECT_EQ(runtime.devices()[pod.first_device + 1].gpu, 3u);
+}
+
+TEST(Placement, GangPodsFallBackToAnotherRackWhenTheFirstIsFull) {
+  // Two racks of two 1-GPU nodes (nodes_per_rack 2). A job holds node 0. A gang of two 1-GPU
+  // pods puts its first pod on node 1 (rack 0); rack 0 is then full, so the second goes to
+  // the first node of rack 1.
+  const std::string scenario = R"({"name": "t", "scheduler": {"placement": "first-fit"}, "cluster": {"node_pools": [
+      {"name": "p", "nodes": 4, "gpu": "A100-80GB", "gpus_per_node": 1, "cpu_milli": 64000,
+       "memory_mib": 262144, "nodes_per_rack": 2}]},
+    "workload": {"jobs": [{"name": "one", "duration": "1h", "request": {"gpus": 1}},
+                          {"name": "gang", "arrival": "1s", "pods": 2, "duration": "1h", "request": {"gpus": 1}}]}})";
+  const auto run = run_text(scenario);
+  auto& runtime = run->runtime();
+  const JobRecord& gang = runtime.jobs()[1];
+  ASSERT_EQ(gang.pod_count, 2u);
+  EXPECT_EQ(runtime.pods()[gang.first_pod].node, 1u);
+  EXPECT_EQ(runtime.pods()[gang.first_pod + 1].node, 2u);
+}
+
+}  // namespace
+}  // namespace sharesim
+
+namespace sharesim {
+namespace {
+
+TEST(Placement, GangPodsStayInTheFirstPodsRack) {
+  // Rack 0 = pool a (nodes 0, 1), rack 1 = pool b (nodes 2, 3), 2 GPUs each, binpack.
+  // Job x (H100 only) takes one GPU of node 2. The gang's first pod goes where the fewest
+  // GPUs are free: node 2 (rack 1). Binpack alone would put the second pod on node 0 (all
+  // others tie at 2 free, lowest index wins); the rack preference keeps it on node 3.
+  const std::string scenario = R"({"name": "t", "cluster": {"node_pools": [
+      {"name": "a", "nodes": 2, "gpu": "A100-80GB", "gpus_per_node": 2, "cpu_milli": 64000, "memory_mib": 262144},
+      {"name": "b", "nodes": 2, "gpu": "H100-80GB", "gpus_per_node": 2, "cpu_milli": 64000, "memory_mib": 262144}]},
+    "scheduler": {"placement": "binpack"},
+    "workload": {"jobs": [{"name": "x", "duration": "1h", "request": {"gpus": 1, "gpu_product": "H100-80GB"}},
+                          {"name": "gang", "arrival": "1s", "pods": 2, "duration": "1h", "request": {"gpus": 1}}]}})";
+  const auto run = testing::run_text(scenario);
+  auto& runtime = run->runtime();
+  const JobRecord& gang = runtime.jobs()[1];
+  ASSERT_EQ(gang.state, JobState::Completed);
+  EXPECT_EQ(runtime.pods()[gang.first_pod].node, 2u);
+  EXPECT_EQ(runtime.pods()[gang.first_pod + 1].node, 3u);
+}
+
+}  // namespace
+}  // namespace sharesim
