@@ -35,6 +35,27 @@ std::string format_summary_table(const ScenarioRun& run, const std::string& outp
   out += "GPUs        " + std::to_string(m.gpu_count) + "   utilization " + fixed(m.utilization_mean, 3) +
          "   allocated " + fixed(m.allocated_fraction_mean, 3) + "   GPU-hours " + fixed(m.gpu_hours_allocated, 1) +
          "\n";
+  if (m.origins.size() > 1) {
+    out += "\n  origin                kind        jobs     done   wait p50   wait p95    JCT p50    JCT p95\n";
+    for (const OriginMetrics& o : m.origins) {
+      char line[256];
+      std::snprintf(line, sizeof line, "  %-20s  %-9s %6llu %8llu %10.1f %10.1f %10.1f %10.1f\n", o.name.c_str(),
+                    o.kind.c_str(), static_cast<unsigned long long>(o.submitted),
+                    static_cast<unsigned long long>(o.completed), o.wait_s.p50, o.wait_s.p95, o.jct_s.p50, o.jct_s.p95);
+      out += line;
+    }
+  }
+  if (m.pools.size() > 1) {
+    out += "\n  pool                  GPUs  model            policy       utilization  allocated\n";
+    for (const PoolMetrics& p : m.pools) {
+      char line[256];
+      std::snprintf(line, sizeof line, "  %-20s %5llu  %-15s  %-11s %12.3f %10.3f\n", p.name.c_str(),
+                    static_cast<unsigned long long>(p.gpu_count), p.gpu.c_str(), p.policy.c_str(), p.utilization_mean,
+                    p.allocated_fraction_mean);
+      out += line;
+    }
+    out += "\n";
+  }
   const double rate = m.wall_s > 0 ? static_cast<double>(m.events) / m.wall_s / 1e6 : 0;
   out += "simulated   " + format_duration(seconds_to_time(m.horizon_s)) + " in " + std::to_string(m.events) +
          " events, " + fixed(m.wall_s, 3) + " s wall (" + fixed(rate, 1) + " M events/s)\n";

@@ -16,7 +16,19 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, s
   std::vector<double> waits, jcts;
   waits.reserve(runtime.jobs().size());
   jcts.reserve(runtime.jobs().size());
+  const std::size_t origin_count = runtime.origins().size();
+  std::vector<std::vector<double>> origin_waits(origin_count), origin_jcts(origin_count);
+  m.origins.resize(origin_count);
+  for (std::size_t o = 0; o < origin_count; ++o) {
+    m.origins[o].name = runtime.origins()[o].name;
+    m.origins[o].kind = runtime.origins()[o].kind;
+  }
   for (const JobRecord& job : runtime.jobs()) {
+    OriginMetrics& origin = m.origins[job.spec.origin];
+    ++origin.submitted;
+    if (job.state == JobState::Completed) ++origin.completed;
+    if (job.start >= 0) origin_waits[job.spec.origin].push_back(time_to_seconds(job.start - job.spec.arrival));
+    if (job.state == JobState::Completed) origin_jcts[job.spec.origin].push_back(time_to_seconds(job.end - job.spec.arrival));
     ++m.submitted;
     switch (job.state) {
       case JobState::Pending: ++m.pending_at_end; break;
@@ -29,6 +41,10 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, s
   }
   m.wait_s = summarize(waits);
   m.jct_s = summarize(jcts);
+  for (std::size_t o = 0; o < origin_count; ++o) {
+    m.origins[o].wait_s = summarize(origin_waits[o]);
+    m.origins[o].jct_s = summarize(origin_jcts[o]);
+  }
   m.horizon_s = time_to_seconds(horizon);
   if (m.horizon_s > 0) m.throughput_jobs_per_hour = static_cast<double>(m.completed) / (m.horizon_s / 3600.0);
   m.gpu_count = runtime.gpu_usage().size();
@@ -43,6 +59,28 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, s
     m.allocated_fraction_mean = static_cast<double>(allocated) / capacity;
   }
   m.gpu_hours_allocated = time_to_seconds(allocated) / 3600.0;
+  const Cluster& cluster = runtime.cluster();
+  for (const NodePool& pool : cluster.pools()) {
+    PoolMetrics p;
+    p.name = pool.name;
+    p.gpu = pool.gpu->id;
+    p.policy = pool.policy;
+    SimTime pool_busy = 0, pool_allocated = 0;
+    for (std::uint32_t n = pool.first_node; n < pool.first_node + pool.node_count; ++n) {
+      const Node& node = cluster.node(n);
+      for (std::uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
+        pool_busy += runtime.gpu_usage()[g].busy_ns;
+        pool_allocated += runtime.gpu_usage()[g].allocated_ns;
+        ++p.gpu_count;
+      }
+    }
+    const double pool_capacity = static_cast<double>(p.gpu_count) * static_cast<double>(horizon);
+    if (pool_capacity > 0) {
+      p.utilization_mean = static_cast<double>(pool_busy) / pool_capacity;
+      p.allocated_fraction_mean = static_cast<double>(pool_allocated) / pool_capacity;
+    }
+    m.pools.push_back(p);
+  }
   m.events = events;
   m.wall_s = wall_s;
   return m;
@@ -61,6 +99,26 @@ nlohmann::json run_metrics_json(const RunMetrics& m) {
                          {"utilization_mean", m.utilization_mean},
                          {"allocated_fraction_mean", m.allocated_fraction_mean},
                          {"gpu_hours_allocated", m.gpu_hours_allocated}};
+  nlohmann::json by_origin = nlohmann::json::array();
+  for (const OriginMetrics& o : m.origins) {
+    by_origin.push_back({{"origin", o.name},
+                         {"kind", o.kind},
+                         {"submitted", o.submitted},
+                         {"completed", o.completed},
+                         {"wait_s", summary_json(o.wait_s)},
+                         {"jct_s", summary_json(o.jct_s)}});
+  }
+  jobs["by_origin"] = by_origin;
+  nlohmann::json by_pool = nlohmann::json::array();
+  for (const PoolMetrics& p : m.pools) {
+    by_pool.push_back({{"pool", p.name},
+                       {"gpu", p.gpu},
+                       {"policy", p.policy},
+                       {"count", p.gpu_count},
+                       {"utilization_mean", p.utilization_mean},
+                       {"allocated_fraction_mean", p.allocated_fraction_mean}});
+  }
+  gpus["by_pool"] = by_pool;
   nlohmann::json sim = {{"events", m.events}, {"horizon_s", m.horizon_s}, {"wall_s", m.wall_s}};
   return {{"jobs", jobs}, {"gpus", gpus}, {"sim", sim}};
 }

@@ -1,0 +1,301 @@
+#!/usr/bin/env bash
+# Command-line tests of the sharesim executable: what a user sees (exit codes, the one-line
+# error, the output files) rather than what the libraries return.
+#
+#   bash tests/cli/cli_test.sh PATH/TO/sharesim SOURCE_DIR
+#
+# Works from any directory; everything it writes goes to a temporary directory that is
+# removed on exit. Prints one line per check and last "N passed, M failed"; exits 1 when
+# any check failed.
+set -u
+
+if [[ $# -ne 2 ]]; then
+  echo "usage: $0 SHARESIM_BINARY SOURCE_DIR" >&2
+  exit 2
+fi
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+src=$(cd "$2" && pwd)
+if [[ ! -x $bin ]]; then
+  echo "not an executable: $1" >&2
+  exit 2
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sharesim-cli.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+# Relative paths below are inside $tmp, and so is anything a run writes by default.
+cd "$tmp" || exit 2
+
+passed=0
+failed=0
+why=""  # set by a failing predicate: what went wrong
+
+pass() {
+  passed=$((passed + 1))
+  echo "ok - $1"
+}
+fail() {
+  failed=$((failed + 1))
+  echo "FAIL - $1${2:+: $2}"
+}
+# check DESCRIPTION PREDICATE [ARGS...]
+check() {
+  local what=$1
+  shift
+  why=""
+  if "$@"; then pass "$what"; else fail "$what" "$why"; fi
+}
+
+# ---- predicates -----------------------------------------------------------------------
+
+# sharesim ARGS... succeeds (exit 0); its output is kept in $tmp/stdout and $tmp/stderr.
+succeeds() {
+  "$bin" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+  local rc=$?
+  [[ $rc -eq 0 ]] && return 0
+  why="exit code $rc: $(head -c 400 "$tmp/stderr" | tr '\n' ' ')"
+  return 1
+}
+files_exist() {
+  local dir=$1 missing="" name
+  shift
+  for name in "$@"; do [[ -s $dir/$name ]] || missing+=" $name"; done
+  [[ -z $missing ]] && return 0
+  why="missing or empty in $dir:$missing"
+  return 1
+}
+same_file() {
+  cmp -s "$1" "$2" && return 0
+  why="$1 and $2 differ"
+  return 1
+}
+different_files() {
+  [[ -s $1 && -s $2 ]] || { why="$1 or $2 is missing"; return 1; }
+  cmp -s "$1" "$2" || return 0
+  why="$1 and $2 are identical"
+  return 1
+}
+# summary.json holds one timing line, metrics.sim.wall_s; everything else must repeat.
+without_wall_time() { grep -v '^ *"wall_s": ' "$1"; }
+same_summary_but_wall_time() {
+  local file
+  for file in "$1" "$2"; do
+    if [[ $(grep -c '"wall_s": ' "$file") -ne 1 ]] ||
+      ! python3 -c 'import json,sys; json.load(open(sys.argv[1]))["metrics"]["sim"]["wall_s"]' "$file" 2>/dev/null; then
+      why="$file has no single metrics.sim.wall_s line"
+      return 1
+    fi
+  done
+  cmp -s <(without_wall_time "$1") <(without_wall_time "$2") && return 0
+  why="$1 and $2 differ beyond metrics.sim.wall_s"
+  return 1
+}
+stdout_empty() {
+  [[ ! -s $tmp/stdout ]] && return 0
+  why="printed: $(head -c 200 "$tmp/stdout" | tr '\n' ' ')"
+  return 1
+}
+
+# expect_bad_input DESCRIPTION OUTDIR NEEDLE ARGS...: sharesim ARGS... exits with 2, prints
+# nothing on stdout and exactly one line on stderr that starts with "sharesim: error: " and
+# contains NEEDLE, and OUTDIR (when not empty) does not exist afterwards.
+expect_bad_input() {
+  local what=$1 outdir=$2 needle=$3
+  shift 3
+  "$bin" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+  local rc=$?
+  local lines first
+  lines=$(grep -c '' "$tmp/stderr")
+  first=$(head -n 1 "$tmp/stderr")
+  if [[ $rc -ne 2 ]]; then
+    fail "$what" "exit code $rc, expected 2 ($(head -c 300 "$tmp/stderr" | tr '\n' '|'))"
+  elif [[ $lines -ne 1 ]]; then
+    fail "$what" "$lines lines on stderr, expected 1: $(head -c 300 "$tmp/stderr" | tr '\n' '|')"
+  elif [[ $first != "sharesim: error: "* ]]; then
+    fail "$what" "stderr does not start with 'sharesim: error: ': $first"
+  elif [[ $first != *"$needle"* ]]; then
+    fail "$what" "message lacks '$needle': $first"
+  elif [[ -s $tmp/stdout ]]; then
+    fail "$what" "printed on stdout: $(head -c 200 "$tmp/stdout" | tr '\n' ' ')"
+  elif [[ -n $outdir && -e $outdir ]]; then
+    fail "$what" "output directory $outdir was created"
+  else
+    pass "$what"
+  fi
+}
+
+# ---- fixtures -------------------------------------------------------------------------
+
+# Two generators (50 jobs, 1- and 2-GPU pods) on 3 nodes of 2 GPUs: small, but with queueing.
+cat >small.json <<'EOF'
+{
+  "name": "cli-small",
+  "seed": 7,
+  "cluster": { "node_pools": [
+    { "name": "a100", "nodes": 3, "gpu": "A100-80GB", "gpus_per_node": 2,
+      "cpu_milli": 64000, "memory_mib": 262144,
+      "sharing": { "policy": "exclusive" } } ] },
+  "scheduler": { "queue": "fifo", "placement": "first-fit" },
+  "workload": { "generators": [
+    { "kind": "training", "count": 30,
+      "arrival": { "process": "poisson", "rate_per_s": 0.01 },
+      "duration": { "dist": "exponential", "mean_s": 600 },
+      "request": { "gpus": 1 } },
+    { "kind": "batch", "count": 20,
+      "arrival": { "process": "poisson", "rate_per_s": 0.005 },
+      "duration": { "dist": "lognormal", "mean_s": 300, "cv": 1.5 },
+      "request": { "gpus": 2 } } ] }
+}
+EOF
+small_jobs=50
+
+# small.json's cluster replaying a native trace, named relative to this file.
+write_replay_scenario() {  # FILE TRACE
+  cat >"$1" <<EOF
+{
+  "name": "cli-replay",
+  "seed": 7,
+  "cluster": { "node_pools": [
+    { "name": "a100", "nodes": 3, "gpu": "A100-80GB", "gpus_per_node": 2,
+      "cpu_milli": 64000, "memory_mib": 262144,
+      "sharing": { "policy": "exclusive" } } ] },
+  "scheduler": { "queue": "fifo", "placement": "first-fit" },
+  "workload": { "trace": { "format": "native", "path": "$2" } }
+}
+EOF
+}
+
+# The second comma of line 3 is at column 13.
+cat >malformed.json <<'EOF'
+{
+  "name": "malformed",
+  "seed": 1,,
+  "cluster": {}
+}
+EOF
+
+sed 's/"scheduler":/"schedular":/' small.json >unknown-key.json
+
+# ---- every example scenario -----------------------------------------------------------
+
+outputs=(summary.json jobs.csv gpus.csv timeseries.csv)
+shopt -s nullglob
+scenario_files=("$src"/scenarios/*.json)
+shopt -u nullglob
+check "scenarios/*.json: at least one example scenario" test ${#scenario_files[@]} -gt 0
+for scenario in "${scenario_files[@]}"; do
+  name=$(basename "$scenario" .json)
+  check "$name: validate" succeeds validate "$scenario"
+  check "$name: run -q" succeeds run -q -o "$tmp/$name-1" "$scenario"
+  check "$name: run -q prints nothing on stdout" stdout_empty
+  check "$name: run writes ${outputs[*]}" files_exist "$tmp/$name-1" "${outputs[@]}"
+  check "$name: second run with the same seed" succeeds run -q -o "$tmp/$name-2" "$scenario"
+  for csv in jobs.csv gpus.csv timeseries.csv; do
+    check "$name: same seed, identical $csv" same_file "$tmp/$name-1/$csv" "$tmp/$name-2/$csv"
+  done
+  check "$name: same seed, identical summary.json but metrics.sim.wall_s" \
+    same_summary_but_wall_time "$tmp/$name-1/summary.json" "$tmp/$name-2/summary.json"
+done
+
+# ---- run, determinism and --seed on the small fixture ------------------------------------
+
+check "run small.json" succeeds run -q -o "$tmp/small-1" small.json
+check "run writes ${outputs[*]}" files_exist "$tmp/small-1" "${outputs[@]}"
+check "jobs.csv has a header and one row per job" \
+  test "$(grep -c '' "$tmp/small-1/jobs.csv" 2>/dev/null)" = $((small_jobs + 1))
+check "run small.json again" succeeds run -q -o "$tmp/small-2" small.json
+for csv in jobs.csv gpus.csv timeseries.csv; do
+  check "same seed, identical $csv" same_file "$tmp/small-1/$csv" "$tmp/small-2/$csv"
+done
+check "same seed, identical summary.json but metrics.sim.wall_s" \
+  same_summary_but_wall_time "$tmp/small-1/summary.json" "$tmp/small-2/summary.json"
+check "run --seed 8" succeeds run -q --seed 8 -o "$tmp/small-seed8" small.json
+check "--seed 8 changes jobs.csv" different_files "$tmp/small-1/jobs.csv" "$tmp/small-seed8/jobs.csv"
+check "--seed 8 is echoed in summary.json" \
+  python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["seed"] == 8' "$tmp/small-seed8/summary.json"
+
+# ---- bad input: exit code 2, one line, nothing written -----------------------------------
+
+expect_bad_input "missing scenario file" "$tmp/out-missing" "nosuch.json" \
+  run -q -o "$tmp/out-missing" nosuch.json
+expect_bad_input "malformed JSON names file and line:column" "$tmp/out-malformed" "malformed.json: 3:13: " \
+  run -q -o "$tmp/out-malformed" malformed.json
+expect_bad_input "unknown key suggests the right one" "$tmp/out-unknown-key" 'did you mean "scheduler"' \
+  run -q -o "$tmp/out-unknown-key" unknown-key.json
+expect_bad_input "--set without '='" "$tmp/out-set-no-equals" "--set: seed: " \
+  run -q -o "$tmp/out-set-no-equals" small.json --set seed
+expect_bad_input "--set into a bad path" "$tmp/out-set-bad-path" "--set: cluster.node_pools.5.nodes: " \
+  run -q -o "$tmp/out-set-bad-path" small.json --set cluster.node_pools.5.nodes=3
+expect_bad_input "unknown GPU model" "$tmp/out-gpu" 'unknown GPU model "A100-80G"; did you mean "A100-80GB"?' \
+  run -q -o "$tmp/out-gpu" small.json --set cluster.node_pools.0.gpu=A100-80G
+expect_bad_input "negative arrival rate" "$tmp/out-rate" "/workload/generators/0/arrival/rate_per_s: " \
+  run -q -o "$tmp/out-rate" small.json --set workload.generators.0.arrival.rate_per_s=-1
+expect_bad_input "unknown sharing policy" "$tmp/out-policy" 'unknown sharing policy "exclusiv"' \
+  run -q -o "$tmp/out-policy" small.json --set cluster.node_pools.0.sharing.policy=exclusiv
+expect_bad_input "unknown command-line option" "$tmp/out-option" "--bogus" \
+  run -q -o "$tmp/out-option" small.json --bogus
+expect_bad_input "negative --seed" "$tmp/out-seed" "--seed: " \
+  run -q -o "$tmp/out-seed" small.json --seed -1
+expect_bad_input "no subcommand" "" "subcommand"
+expect_bad_input "validate: unknown key" "" 'did you mean "scheduler"' validate unknown-key.json
+
+# A trace whose third job has a duration that is not a number: found only while the run
+# reads it, and still nothing is written.
+check "generate a trace to break" succeeds generate -o "$tmp/good-trace.csv" small.json
+{
+  head -n 3 "$tmp/good-trace.csv"
+  head -n 4 "$tmp/good-trace.csv" | tail -n 1 | awk -F, 'BEGIN { OFS = "," } { $5 = "abc"; print }'
+  tail -n +5 "$tmp/good-trace.csv"
+} >bad-trace.csv
+write_replay_scenario bad-trace.json bad-trace.csv
+expect_bad_input "bad trace row names file and line" "$tmp/out-bad-trace" "bad-trace.csv: line 4, column duration_s: " \
+  run -q -o "$tmp/out-bad-trace" bad-trace.json
+expect_bad_input "generate: bad trace row" "" "bad-trace.csv: line 4" generate -o "$tmp/regenerated.csv" bad-trace.json
+check "generate: no partial trace file on error" \
+  test ! -e "$tmp/regenerated.csv" -a ! -e "$tmp/regenerated.csv.tmp"
+
+# ---- describe-nodes and gpus ----------------------------------------------------------
+
+check "describe-nodes" succeeds describe-nodes small.json
+# 3 nodes, each with "nvidia.com/gpu:  2" under Capacity and under Allocatable.
+check "describe-nodes shows nvidia.com/gpu: 2 for each node's capacity and allocatable" \
+  test "$(grep -cE '^ +nvidia\.com/gpu: +2$' "$tmp/stdout")" = 6 -a \
+  "$(grep -c 'nvidia\.com/gpu:' "$tmp/stdout")" = 6
+check "describe-nodes --json" succeeds describe-nodes --json small.json
+check "describe-nodes --json parses" python3 -c 'import json,sys; json.load(sys.stdin)' <"$tmp/stdout"
+check "describe-nodes --json: 3 nodes with nvidia.com/gpu 2" python3 -c '
+import json, sys
+nodes = json.load(sys.stdin)["nodes"]
+assert len(nodes) == 3, nodes
+for node in nodes:
+    assert node["capacity"]["nvidia.com/gpu"] == "2", node
+    assert node["allocatable"]["nvidia.com/gpu"] == "2", node
+' <"$tmp/stdout"
+check "gpus" succeeds gpus
+check "gpus lists A100-80GB" grep -q '^A100-80GB ' "$tmp/stdout"
+check "gpus lists H100-80GB" grep -q '^H100-80GB ' "$tmp/stdout"
+
+# ---- generate and replay ----------------------------------------------------------------
+
+trace_header="origin,sequence,kind,submit_s,duration_s,pods,gpus_per_pod,cpu_milli,memory_mib,gpu_product,priority"
+check "generate -o trace.csv" succeeds generate -o "$tmp/trace.csv" small.json
+check "generate prints nothing on stdout" stdout_empty
+check "trace has the native header" test "$(head -n 1 "$tmp/trace.csv" 2>/dev/null)" = "$trace_header"
+check "trace has one row per generated job ($small_jobs)" \
+  test "$(grep -c '' "$tmp/trace.csv" 2>/dev/null)" = $((small_jobs + 1))
+write_replay_scenario replay.json trace.csv
+# From another directory: the trace path is relative to the scenario file, not the cwd.
+succeeds_from_root() {
+  cd / || return 1
+  succeeds "$@"
+  local rc=$?
+  cd "$tmp" || return 1
+  return $rc
+}
+check "run the trace replay from another directory" succeeds_from_root run -q -o "$tmp/replay" "$tmp/replay.json"
+check "replay gives the generator run's jobs.csv" same_file "$tmp/small-1/jobs.csv" "$tmp/replay/jobs.csv"
+
+# ---- help -------------------------------------------------------------------------------
+
+check "--help exits 0" succeeds --help
+
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]
