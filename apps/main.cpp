@@ -23,7 +23,7 @@
 #include "sim/scenario/error_text.h"
 #include "sim/scenario/input_error.h"
 #include "workloads/native_trace.h"
-#include "workloads/workload_builder.h"
+#include "workloads/standalone_workload.h"
 
 namespace {
 
@@ -121,11 +121,13 @@ int command_run(const ScenarioArgs& args, std::string output_dir, bool quiet) {
 int command_validate(const ScenarioArgs& args) {
   GpuCatalog storage;
   const Scenario scenario = load(args, catalog_for(args, storage));
-  // Building the run checks what only the libraries know (sharing configs, sample files,
-  // trace headers) without running anything.
+  // Building the run checks what only the libraries know (sharing configs, sample files);
+  // reading the workload once checks every job, trace rows included, without running.
   ScenarioRun run(scenario, catalog_for(args, storage));
+  StandaloneWorkload workload(scenario, catalog_for(args, storage));
+  const std::size_t jobs = workload.read_all();
   std::cout << args.path << ": valid (" << run.cluster().nodes().size() << " nodes, " << run.cluster().gpus().size()
-            << " GPUs)\n";
+            << " GPUs, " << jobs << " jobs)\n";
   return 0;
 }
 
@@ -145,17 +147,13 @@ int command_generate(const ScenarioArgs& args, const std::string& output) {
   GpuCatalog storage;
   const GpuCatalog& catalog = catalog_for(args, storage);
   const Scenario scenario = load(args, catalog);
-  ShapeTable shapes;
-  std::vector<JobOrigin> origins;
-  ResourceNames names;
-  WorkloadContext context(shapes, origins, names, catalog, scenario.file, scenario.base_dir, scenario.seed);
-  auto sources = build_job_sources(scenario.workload, context);
+  StandaloneWorkload workload(scenario, catalog);
   const std::string temp = output + ".tmp";
   std::size_t written = 0;
   try {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
     if (!out) throw InputError(output, "", "cannot write the trace file");
-    written = write_native_trace(out, sources, shapes, origins);
+    written = write_native_trace(out, workload.sources(), workload.shapes(), workload.origins());
     if (!out) throw InputError(output, "", "writing the trace file failed");
   } catch (...) {
     // A trace source with a bad row fails half-way through: leave no partial file behind.

@@ -46,7 +46,6 @@ EventId RadixHeapQueue::push(SimTime time, EventHandler* handler, std::uint32_t 
   if (time < minimum_) rebuild(time);
   place(key);
   ++live_;
-  ++stored_;
   return EventId{slot, generation};
 }
 
@@ -56,8 +55,9 @@ bool RadixHeapQueue::cancel(EventId id) {
   if (id.slot >= slot_generation_.size() || slot_generation_[id.slot] != id.generation) return false;
   ++slot_generation_[id.slot];  // the key stays in its bucket, dead; its slot is freed when it surfaces
   --live_;
+  ++dead_;
   // Dead keys are dropped when met; if they pile up, sweep them out.
-  if (stored_ > 64 && stored_ - live_ > live_) rebuild(minimum_);
+  if (dead_ > 64 && dead_ > live_) rebuild(minimum_);
   return true;
 }
 
@@ -69,7 +69,7 @@ bool RadixHeapQueue::refill_bucket_zero() {
       if (live(key)) return true;
       release_dead(key);
       ++bucket_zero_head_;
-      --stored_;
+      --dead_;
     }
     zero.clear();
     bucket_zero_head_ = 0;
@@ -100,7 +100,6 @@ bool RadixHeapQueue::refill_bucket_zero() {
 bool RadixHeapQueue::pop(ScheduledEvent& out) {
   if (!refill_bucket_zero()) return false;
   const Key key = buckets_[kZero][bucket_zero_head_++];
-  --stored_;
   const auto slot = static_cast<std::uint32_t>(key.seq_slot & kSlotMask);
   out = ScheduledEvent{key.time, key.handler, key.arg};
   ++slot_generation_[slot];
@@ -113,7 +112,7 @@ SimTime RadixHeapQueue::peek_time() { return refill_bucket_zero() ? minimum_ : k
 
 void RadixHeapQueue::rebuild(SimTime new_minimum) {
   std::vector<Key> keys;
-  keys.reserve(stored_);
+  keys.reserve(live_);
   for (std::size_t b = 0; b < buckets_.size(); ++b) {
     const std::size_t first = b == kZero ? bucket_zero_head_ : 0;
     for (std::size_t i = first; i < buckets_[b].size(); ++i) {
@@ -129,7 +128,7 @@ void RadixHeapQueue::rebuild(SimTime new_minimum) {
   bucket_zero_head_ = 0;
   level_mask_ = 0;
   for (auto& words : digit_mask_) words.fill(0);
-  stored_ = keys.size();
+  dead_ = 0;
   minimum_ = new_minimum;
   // Bucket zero must be in sequence order: keys equal to the minimum, sorted.
   std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {

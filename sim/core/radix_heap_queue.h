@@ -70,7 +70,7 @@ class RadixHeapQueue final : public EventQueue {
   std::vector<std::uint32_t> free_slots_;
   std::uint64_t next_sequence_ = 0;
   std::size_t live_ = 0;
-  std::size_t stored_ = 0;  // keys in buckets, dead ones included
+  std::size_t dead_ = 0;  // cancelled keys still in the buckets
 };
 
 }  // namespace sharesim

@@ -147,19 +147,14 @@ cat >small.json <<'EOF'
 EOF
 small_jobs=50
 
-# small.json's cluster replaying a native trace, named relative to this file.
+# small.json with its workload replaced by a native trace, named relative to the scenario.
 write_replay_scenario() {  # FILE TRACE
-  cat >"$1" <<EOF
-{
-  "name": "cli-replay",
-  "seed": 7,
-  "cluster": { "node_pools": [
-    { "name": "a100", "nodes": 3, "gpu": "A100-80GB", "gpus_per_node": 2,
-      "cpu_milli": 64000, "memory_mib": 262144,
-      "sharing": { "policy": "exclusive" } } ] },
-  "scheduler": { "queue": "fifo", "placement": "first-fit" },
-  "workload": { "trace": { "format": "native", "path": "$2" } }
-}
+  python3 - "$1" "$2" <<'EOF'
+import json, sys
+scenario = json.load(open("small.json"))
+scenario["name"] = "cli-replay"
+scenario["workload"] = {"trace": {"format": "native", "path": sys.argv[2]}}
+json.dump(scenario, open(sys.argv[1], "w"), indent=2)
 EOF
 }
 
@@ -249,6 +244,7 @@ write_replay_scenario bad-trace.json bad-trace.csv
 expect_bad_input "bad trace row names file and line" "$tmp/out-bad-trace" "bad-trace.csv: line 4, column duration_s: " \
   run -q -o "$tmp/out-bad-trace" bad-trace.json
 expect_bad_input "generate: bad trace row" "" "bad-trace.csv: line 4" generate -o "$tmp/regenerated.csv" bad-trace.json
+expect_bad_input "validate reads the whole trace" "" "bad-trace.csv: line 4, column duration_s: " validate bad-trace.json
 check "generate: no partial trace file on error" \
   test ! -e "$tmp/regenerated.csv" -a ! -e "$tmp/regenerated.csv.tmp"
 

@@ -13,7 +13,7 @@
 #include "sim/metrics/output_files.h"
 #include "sim/scenario/input_error.h"
 #include "workloads/native_trace.h"
-#include "workloads/workload_builder.h"
+#include "workloads/standalone_workload.h"
 
 namespace sharesim {
 namespace {
@@ -84,18 +84,13 @@ TEST(Determinism, AddingAGeneratorLeavesAnotherGeneratorsJobsUnchanged) {
 
 TEST(NativeTrace, GeneratedTraceReplaysToTheSameRun) {
   const std::string generated = testing::cluster_scenario(3, 4, kWorkload);
-  const Scenario scenario = testing::scenario_from_text(generated);
-  ShapeTable shapes;
-  std::vector<JobOrigin> origins;
-  ResourceNames names;
-  WorkloadContext context(shapes, origins, names, GpuCatalog::builtin(), "<test>", ".", scenario.seed);
-  auto sources = build_job_sources(scenario.workload, context);
+  StandaloneWorkload workload(testing::scenario_from_text(generated), GpuCatalog::builtin());
   const auto dir = temp_dir("trace");
   std::filesystem::create_directories(dir);
   const auto trace_path = dir / "trace.csv";
   {
     std::ofstream out(trace_path);
-    EXPECT_EQ(write_native_trace(out, sources, shapes, origins), 3300u);
+    EXPECT_EQ(write_native_trace(out, workload.sources(), workload.shapes(), workload.origins()), 3300u);
   }
   const auto from_generators = testing::run_text(generated);
   const auto from_trace = testing::run_text(

@@ -10,7 +10,7 @@ using testing::run_text;
 
 std::vector<std::string> nodes_of(const ScenarioRun& run) {
   std::vector<std::string> names;
-  auto& runtime = const_cast<ScenarioRun&>(run).runtime();
+  const auto& runtime = run.runtime();
   for (const JobRecord& job : runtime.jobs()) names.push_back(run.cluster().node(runtime.pods()[job.first_pod].node).name);
   return names;
 }
