@@ -2,10 +2,11 @@
 
 namespace sharesim {
 
-Admission ExclusivePolicy::admit(const DeviceAsk& /*ask*/, std::int64_t free_units,
-                                 std::span<const Resident> residents) const {
-  if (free_units < 1 || !residents.empty()) return Admission::no("Insufficient nvidia.com/gpu");
-  return Admission::yes();
+bool ExclusivePolicy::admit(const DeviceAsk& /*ask*/, std::int64_t free_units, std::span<const Resident> residents,
+                            std::string* reason) const {
+  if (free_units >= 1 && residents.empty()) return true;
+  if (reason != nullptr) *reason = "Insufficient nvidia.com/gpu";
+  return false;
 }
 
 void ExclusivePolicy::compute_rates(std::span<Resident> residents) const {

@@ -11,7 +11,8 @@ class ExclusivePolicy final : public GpuSharing {
 
   std::string_view policy_name() const override { return "exclusive"; }
   std::vector<ResourceQuantity> advertise() const override { return {{nvidia_gpu_, 1}}; }
-  Admission admit(const DeviceAsk& ask, std::int64_t free_units, std::span<const Resident> residents) const override;
+  bool admit(const DeviceAsk& ask, std::int64_t free_units, std::span<const Resident> residents,
+             std::string* reason) const override;
   void compute_rates(std::span<Resident> residents) const override;
 
  private:

@@ -57,8 +57,11 @@ Cluster::Cluster(const std::vector<NodePoolSpec>& pools, const GpuCatalog& catal
         gpu.local_index = g;
         gpu.model = model;
         gpu.sharing = make_sharing(spec, *model, names_);
-        gpu.capacity = gpu.sharing->advertise();
-        gpu.allocated.assign(gpu.capacity.size(), 0);
+        const std::vector<ResourceQuantity> advertised = gpu.sharing->advertise();
+        if (advertised.size() > Gpu::kMaxResources) {
+          throw std::logic_error("a sharing policy advertised more than 8 resources on one GPU");
+        }
+        for (const ResourceQuantity& q : advertised) gpu.resources[gpu.resource_count++] = {q.resource, q.quantity, 0};
         gpus_.push_back(std::move(gpu));
       }
       rack_of_node.push_back(rack_base + n / per_rack);
@@ -72,7 +75,9 @@ Cluster::Cluster(const std::vector<NodePoolSpec>& pools, const GpuCatalog& catal
     node.resource_capacity.assign(names_.size(), 0);
     node.resource_allocated.assign(names_.size(), 0);
     for (std::uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
-      for (const ResourceQuantity& q : gpus_[g].capacity) node.resource_capacity[q.resource] += q.quantity;
+      for (std::size_t r = 0; r < gpus_[g].resource_count; ++r) {
+        node.resource_capacity[gpus_[g].resources[r].resource] += gpus_[g].resources[r].capacity;
+      }
     }
   }
   network_ = std::make_unique<NetworkTopology>(rack_of_node);
@@ -80,10 +85,11 @@ Cluster::Cluster(const std::vector<NodePoolSpec>& pools, const GpuCatalog& catal
 
 void Cluster::allocate_units(std::uint32_t gpu_index, ResourceId resource, std::int64_t units) {
   Gpu& g = gpus_[gpu_index];
-  for (std::size_t i = 0; i < g.capacity.size(); ++i) {
-    if (g.capacity[i].resource != resource) continue;
-    if (g.allocated[i] + units > g.capacity[i].quantity) throw std::logic_error("GPU resource over-allocated");
-    g.allocated[i] += units;
+  for (std::size_t i = 0; i < g.resource_count; ++i) {
+    GpuResource& slot = g.resources[i];
+    if (slot.resource != resource) continue;
+    if (slot.allocated + units > slot.capacity) throw std::logic_error("GPU resource over-allocated");
+    slot.allocated += units;
     nodes_[g.node].resource_allocated[resource] += units;
     return;
   }
@@ -92,9 +98,10 @@ void Cluster::allocate_units(std::uint32_t gpu_index, ResourceId resource, std::
 
 void Cluster::release_units(std::uint32_t gpu_index, ResourceId resource, std::int64_t units) {
   Gpu& g = gpus_[gpu_index];
-  for (std::size_t i = 0; i < g.capacity.size(); ++i) {
-    if (g.capacity[i].resource != resource) continue;
-    g.allocated[i] -= units;
+  for (std::size_t i = 0; i < g.resource_count; ++i) {
+    GpuResource& slot = g.resources[i];
+    if (slot.resource != resource) continue;
+    slot.allocated -= units;
     nodes_[g.node].resource_allocated[resource] -= units;
     return;
   }

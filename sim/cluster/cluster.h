@@ -1,6 +1,7 @@
 #pragma once
 // The cluster model: node pools, nodes, GPUs, their sharing-policy objects and the
 // topology graphs. Holds allocation state; the scheduler decides, the runtime executes.
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -17,19 +18,28 @@
 
 namespace sharesim {
 
+// One advertised extended resource of a GPU and how much of it pods hold.
+struct GpuResource {
+  ResourceId resource = 0;
+  std::int64_t capacity = 0;
+  std::int64_t allocated = 0;
+};
+
 struct Gpu {
   std::uint32_t index = 0;        // cluster-wide
   std::uint32_t node = 0;
   std::uint32_t local_index = 0;  // index within its node
   const GpuModel* model = nullptr;
   std::unique_ptr<GpuSharing> sharing;
-  std::vector<ResourceQuantity> capacity;  // what sharing->advertise() said
-  std::vector<std::int64_t> allocated;     // parallel to capacity
+  // What sharing->advertise() said, held inline: placement reads it for every candidate GPU.
+  static constexpr std::size_t kMaxResources = 8;
+  std::array<GpuResource, kMaxResources> resources{};
+  std::size_t resource_count = 0;
   std::vector<Resident> residents;
 
   std::int64_t free_units(ResourceId resource) const {
-    for (std::size_t i = 0; i < capacity.size(); ++i) {
-      if (capacity[i].resource == resource) return capacity[i].quantity - allocated[i];
+    for (std::size_t i = 0; i < resource_count; ++i) {
+      if (resources[i].resource == resource) return resources[i].capacity - resources[i].allocated;
     }
     return 0;
   }

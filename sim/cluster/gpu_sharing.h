@@ -47,13 +47,6 @@ struct Resident {
   double rate = 0;
 };
 
-struct Admission {
-  bool admitted = true;
-  std::string reason;  // the message the real component would give when refused
-  static Admission yes() { return {}; }
-  static Admission no(std::string why) { return {false, std::move(why)}; }
-};
-
 class GpuSharing {
  public:
   virtual ~GpuSharing() = default;
@@ -63,10 +56,11 @@ class GpuSharing {
   // 1. The extended resources this GPU contributes to its node's allocatable.
   virtual std::vector<ResourceQuantity> advertise() const = 0;
 
-  // 2. Called by the device-allocation step for a GPU whose advertised units of
-  // ask.resource suffice (`free_units` is what is left). Policies add their own rules.
-  virtual Admission admit(const DeviceAsk& ask, std::int64_t free_units,
-                          std::span<const Resident> residents) const = 0;
+  // 2. Called by the device-allocation step for a GPU with at least one free unit of
+  // ask.resource (`free_units` is what is left). Policies add their own rules. When it
+  // refuses and `reason` is not null, it stores the message the real component would give.
+  virtual bool admit(const DeviceAsk& ask, std::int64_t free_units, std::span<const Resident> residents,
+                     std::string* reason) const = 0;
 
   // 3. Sets `rate` of every resident. Called only when something on this GPU changed.
   virtual void compute_rates(std::span<Resident> residents) const = 0;

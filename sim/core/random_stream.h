@@ -20,7 +20,7 @@ class RandomStream {
   double uniform01();
   // Uniform integer in [0, n), n > 0, without modulo bias (rejection).
   std::uint64_t uniform_index(std::uint64_t n);
-  // Exponential with the given mean, by inversion: -mean * ln(1 - U).
+  // Exponential with the given mean, by the ziggurat method (Marsaglia & Tsang 2000).
   double exponential(double mean);
   // Standard normal by the Box-Muller transform (one value used per call pair kept).
   double standard_normal();

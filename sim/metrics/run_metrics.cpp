@@ -17,33 +17,45 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, s
   waits.reserve(runtime.jobs().size());
   jcts.reserve(runtime.jobs().size());
   const std::size_t origin_count = runtime.origins().size();
-  std::vector<std::vector<double>> origin_waits(origin_count), origin_jcts(origin_count);
+  // Per-origin samples are kept only when there is more than one origin; with one, its
+  // figures are the overall ones (and a million-job run does not sort everything twice).
+  const bool split_by_origin = origin_count > 1;
+  std::vector<std::vector<double>> origin_waits(split_by_origin ? origin_count : 0);
+  std::vector<std::vector<double>> origin_jcts(split_by_origin ? origin_count : 0);
   m.origins.resize(origin_count);
   for (std::size_t o = 0; o < origin_count; ++o) {
     m.origins[o].name = runtime.origins()[o].name;
     m.origins[o].kind = runtime.origins()[o].kind;
   }
   for (const JobRecord& job : runtime.jobs()) {
+    ++m.submitted;
     OriginMetrics& origin = m.origins[job.spec.origin];
     ++origin.submitted;
-    if (job.state == JobState::Completed) ++origin.completed;
-    if (job.start >= 0) origin_waits[job.spec.origin].push_back(time_to_seconds(job.start - job.spec.arrival));
-    if (job.state == JobState::Completed) origin_jcts[job.spec.origin].push_back(time_to_seconds(job.end - job.spec.arrival));
-    ++m.submitted;
     switch (job.state) {
       case JobState::Pending: ++m.pending_at_end; break;
       case JobState::Running: ++m.running_at_end; break;
-      case JobState::Completed: ++m.completed; break;
+      case JobState::Completed:
+        ++m.completed;
+        ++origin.completed;
+        break;
       case JobState::Failed: ++m.failed; break;
     }
-    if (job.start >= 0) waits.push_back(time_to_seconds(job.start - job.spec.arrival));
-    if (job.state == JobState::Completed) jcts.push_back(time_to_seconds(job.end - job.spec.arrival));
+    if (job.start >= 0) {
+      const double wait = time_to_seconds(job.start - job.spec.arrival);
+      waits.push_back(wait);
+      if (split_by_origin) origin_waits[job.spec.origin].push_back(wait);
+    }
+    if (job.state == JobState::Completed) {
+      const double jct = time_to_seconds(job.end - job.spec.arrival);
+      jcts.push_back(jct);
+      if (split_by_origin) origin_jcts[job.spec.origin].push_back(jct);
+    }
   }
   m.wait_s = summarize(waits);
   m.jct_s = summarize(jcts);
   for (std::size_t o = 0; o < origin_count; ++o) {
-    m.origins[o].wait_s = summarize(origin_waits[o]);
-    m.origins[o].jct_s = summarize(origin_jcts[o]);
+    m.origins[o].wait_s = split_by_origin ? summarize(origin_waits[o]) : m.wait_s;
+    m.origins[o].jct_s = split_by_origin ? summarize(origin_jcts[o]) : m.jct_s;
   }
   m.horizon_s = time_to_seconds(horizon);
   if (m.horizon_s > 0) m.throughput_jobs_per_hour = static_cast<double>(m.completed) / (m.horizon_s / 3600.0);

@@ -192,7 +192,8 @@ void ClusterRuntime::on_completion(std::uint32_t job) {
 
 void ClusterRuntime::vacate(std::uint32_t job) {
   JobRecord& rec = jobs_[job];
-  std::vector<std::uint32_t> touched;
+  std::vector<std::uint32_t>& touched = vacated_gpus_scratch_;
+  touched.clear();
   for (std::uint32_t p = rec.first_pod; p < rec.first_pod + rec.pod_count; ++p) {
     const PodPlacement& pod = pods_[p];
     for (std::uint32_t d = pod.first_device; d < pod.first_device + pod.device_count; ++d) {

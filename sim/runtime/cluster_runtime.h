@@ -145,6 +145,7 @@ class ClusterRuntime {
   SampleHandler sample_handler_;
   std::vector<std::uint32_t> failed_shapes_scratch_;
   std::vector<std::size_t> killed_scratch_;
+  std::vector<std::uint32_t> vacated_gpus_scratch_;
 };
 
 }  // namespace sharesim

@@ -64,12 +64,11 @@ bool Scheduler::assign_devices(const PodShape& shape, const Node& node, std::vec
     const Gpu& gpu = cluster_.gpu(node.first_gpu + local);
     const std::int64_t free_units = gpu.free_units(shape.gpu_resource);
     if (free_units < 1) continue;
-    const Admission admission = gpu.sharing->admit(one_unit, free_units, gpu.residents);
-    if (admission.admitted) {
+    // Only the first refusal's reason is reported, so later ones are not asked for.
+    std::string* reason = refusal != nullptr && refusal->empty() ? refusal : nullptr;
+    if (gpu.sharing->admit(one_unit, free_units, gpu.residents, reason)) {
       admitted_mask |= 1u << local;
       if (shape.gpu_units == 1) break;  // one GPU: the lowest admitted one is the choice
-    } else if (refusal != nullptr && refusal->empty()) {
-      *refusal = admission.reason;
     }
   }
   const auto wanted = static_cast<std::uint32_t>(shape.gpu_units);

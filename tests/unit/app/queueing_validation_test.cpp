@@ -74,7 +74,7 @@ TEST(QueueingValidation, EightExclusiveGpusAreMMc) {
   // Two nodes of four GPUs: c = 8, rho = 0.8 with mean service 100 s.
   const double mu = 1.0 / 100, lambda = 0.8 * 8 * mu;
   const double theory = erlang_c_mean_wait(8, lambda, mu);
-  const Estimate estimate = replicated_mean_wait(2, 4, lambda, 100, 20000, 20);
+  const Estimate estimate = replicated_mean_wait(2, 4, lambda, 100, 40000, 20);
   EXPECT_LT(estimate.standard_error, 0.025 * theory);
   RecordProperty("simulated_mean_wait_s", std::to_string(estimate.mean));
   RecordProperty("standard_error_s", std::to_string(estimate.standard_error));
