@@ -16,12 +16,16 @@ class PerResource {
   explicit PerResource(const Cluster& cluster) : cluster_(cluster) {}
 
   Index& get(ResourceId resource) {
+    // Pods almost always ask for the resource the previous pod asked for.
+    if (last_ != nullptr && last_resource_ == resource) return *last_;
     if (resource >= indexes_.size()) indexes_.resize(resource + 1u);
     if (!indexes_[resource]) {
       indexes_[resource] = std::make_unique<Index>(cluster_.nodes().size());
       for (const Node& node : cluster_.nodes()) indexes_[resource]->set(node.index, node.free_resource(resource));
     }
-    return *indexes_[resource];
+    last_resource_ = resource;
+    last_ = indexes_[resource].get();
+    return *last_;
   }
   void node_changed(std::uint32_t node) {
     for (std::size_t r = 0; r < indexes_.size(); ++r) {
@@ -32,6 +36,8 @@ class PerResource {
  private:
   const Cluster& cluster_;
   std::vector<std::unique_ptr<Index>> indexes_;
+  ResourceId last_resource_ = 0;
+  Index* last_ = nullptr;  // points into indexes_ (unique_ptr targets never move)
 };
 
 }  // namespace sharesim
