@@ -38,7 +38,9 @@ struct ScenarioArgs {
 
 void add_scenario_args(CLI::App* command, ScenarioArgs& args) {
   command->add_option("scenario", args.path, "Scenario file (JSON)")->required();
-  command->add_option("--set", args.sets, "Override a field: path=value (e.g. workload.generators.0.count=500)");
+  // One value per --set, so "--set a=1 scenario.json" does not swallow the scenario path.
+  command->add_option("--set", args.sets, "Override a field: path=value (e.g. workload.generators.0.count=500)")
+      ->allow_extra_args(false);
   command->add_option("--catalog", args.catalog_path, "GPU catalog file instead of the built-in one");
 }
 
@@ -124,10 +126,10 @@ int command_validate(const ScenarioArgs& args) {
   // Building the run checks what only the libraries know (sharing configs, sample files);
   // reading the workload once checks every job, trace rows included, without running.
   ScenarioRun run(scenario, catalog_for(args, storage));
-  StandaloneWorkload workload(scenario, catalog_for(args, storage));
+  StandaloneWorkload workload(scenario, catalog_for(args, storage), &run.cluster());
   const std::size_t jobs = workload.read_all();
   std::cout << args.path << ": valid (" << run.cluster().nodes().size() << " nodes, " << run.cluster().gpus().size()
-            << " GPUs, " << jobs << " jobs)\n";
+            << " GPUs, " << jobs << (jobs == 1 ? " job)\n" : " jobs)\n");
   return 0;
 }
 
@@ -147,7 +149,8 @@ int command_generate(const ScenarioArgs& args, const std::string& output) {
   GpuCatalog storage;
   const GpuCatalog& catalog = catalog_for(args, storage);
   const Scenario scenario = load(args, catalog);
-  StandaloneWorkload workload(scenario, catalog);
+  const ScenarioRun run(scenario, catalog);  // its cluster checks that every job could run
+  StandaloneWorkload workload(scenario, catalog, &run.cluster());
   const std::string temp = output + ".tmp";
   std::size_t written = 0;
   try {

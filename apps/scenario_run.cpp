@@ -16,6 +16,9 @@ ScenarioRun::ScenarioRun(const Scenario& scenario, const GpuCatalog& catalog) : 
                                        scenario_.file);
   workload_context_ = std::make_unique<WorkloadContext>(shapes_, origins_, cluster_->resource_names(), catalog,
                                                         scenario_.file, scenario_.base_dir, scenario_.seed);
+  workload_context_->capacity_check = [cluster = cluster_.get()](const PodShape& shape, std::uint32_t pods) {
+    return capacity_problem(*cluster, shape, pods);
+  };
   auto sources = build_job_sources(scenario_.workload, *workload_context_);
   scheduler_ = std::make_unique<Scheduler>(*cluster_, shapes_, scenario_.scheduler, scenario_.file);
   runtime_ = std::make_unique<ClusterRuntime>(sim_, *cluster_, *scheduler_, shapes_, origins_, std::move(sources));
@@ -33,7 +36,8 @@ void ScenarioRun::run(const std::function<void(SimTime)>& progress) {
   if (progress) sim_.set_progress_hook(progress, 1u << 16);
   runtime_->start(scenario_.output.timeseries_interval);
   sim_.run(scenario_.until);
-  const SimTime end = scenario_.until == kTimeNever ? sim_.now() : scenario_.until;
+  // Without `until`, the run ends with its last job event (not with the sampler's last tick).
+  const SimTime end = scenario_.until == kTimeNever ? runtime_->last_job_event() : scenario_.until;
   runtime_->finish(end);
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   metrics_ = compute_run_metrics(*runtime_, end, sim_.events_processed(), wall_s);

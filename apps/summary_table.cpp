@@ -44,6 +44,7 @@ std::string format_summary_table(const ScenarioRun& run, const std::string& outp
                     static_cast<unsigned long long>(o.completed), o.wait_s.p50, o.wait_s.p95, o.jct_s.p50, o.jct_s.p95);
       out += line;
     }
+    if (m.pools.size() <= 1) out += "\n";
   }
   if (m.pools.size() > 1) {
     out += "\n  pool                  GPUs  model            policy       utilization  allocated\n";

@@ -11,7 +11,7 @@ namespace sharesim {
 
 CsvReader::CsvReader(const std::string& path, const std::vector<std::string>& required) : path_(path), file_(path) {
   if (!file_) throw InputError(path, "", std::string("cannot read file: ") + std::strerror(errno));
-  if (!std::getline(file_, line_)) throw InputError(path, "1", "expected a header line, found an empty file");
+  if (!std::getline(file_, line_)) throw InputError(path, "line 1", "expected a header line, found an empty file");
   line_number_ = 1;
   split(line_);
   header_ = fields_;
@@ -81,12 +81,13 @@ void CsvReader::fail(std::string_view column, const std::string& problem) const 
   throw InputError(path_, "line " + std::to_string(line_number_) + ", column " + std::string(column), problem);
 }
 
-std::int64_t CsvReader::integer(std::string_view column, std::int64_t min_value) const {
+std::int64_t CsvReader::integer(std::string_view column, std::int64_t min_value, std::int64_t max_value) const {
   const std::string& text = field(column);
   std::int64_t value = 0;
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || ptr != text.data() + text.size() || value < min_value) {
-    fail(column, "expected an integer >= " + std::to_string(min_value) + ", found \"" + text + "\"");
+  if (ec != std::errc() || ptr != text.data() + text.size() || value < min_value || value > max_value) {
+    fail(column, "expected an integer from " + std::to_string(min_value) + " to " + std::to_string(max_value) +
+                     ", found \"" + text + "\"");
   }
   return value;
 }

@@ -3,6 +3,7 @@
 // quote) that knows its header, so errors can name the file, the line and the column.
 #include <cstdint>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,7 +24,8 @@ class CsvReader {
   // Field of the current row by column name (must be a known column).
   const std::string& field(std::string_view column) const;
   bool has_column(std::string_view column) const { return column_index(column) >= 0; }
-  std::int64_t integer(std::string_view column, std::int64_t min_value) const;
+  std::int64_t integer(std::string_view column, std::int64_t min_value,
+                       std::int64_t max_value = std::numeric_limits<std::int64_t>::max()) const;
   double number(std::string_view column, double min_value) const;
   // Non-negative decimal seconds, read exactly to the nanosecond ("12.000000001").
   SimTime seconds(std::string_view column) const;

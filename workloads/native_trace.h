@@ -6,6 +6,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "sim/runtime/job_source.h"
@@ -25,6 +26,7 @@ class NativeTraceReader final : public JobSource {
   CsvReader csv_;
   WorkloadContext& context_;
   SimTime last_submit_ = 0;
+  std::unordered_set<std::uint64_t> seen_names_;  // (origin << 32) | sequence
 };
 
 // Drains `sources` (merged by arrival; ties by source order) into native-trace rows.

@@ -1,12 +1,20 @@
 #include "workloads/standalone_workload.h"
 
+#include "sim/sched/scheduler.h"
 #include "workloads/workload_builder.h"
 
 namespace sharesim {
 
-StandaloneWorkload::StandaloneWorkload(const Scenario& scenario, const GpuCatalog& catalog)
-    : context_(shapes_, origins_, names_, catalog, scenario.file, scenario.base_dir, scenario.seed),
-      sources_(build_job_sources(scenario.workload, context_)) {}
+StandaloneWorkload::StandaloneWorkload(const Scenario& scenario, const GpuCatalog& catalog, const Cluster* cluster)
+    : context_(shapes_, origins_, names_, catalog, scenario.file, scenario.base_dir, scenario.seed) {
+  if (cluster != nullptr) {
+    names_ = cluster->resource_names();  // same ids as the cluster's, so shapes can be checked on it
+    context_.capacity_check = [cluster](const PodShape& shape, std::uint32_t pods) {
+      return capacity_problem(*cluster, shape, pods);
+    };
+  }
+  sources_ = build_job_sources(scenario.workload, context_);
+}
 
 std::size_t StandaloneWorkload::read_all() {
   std::size_t count = 0;

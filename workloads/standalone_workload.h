@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "sim/cluster/cluster.h"
 #include "sim/runtime/job_source.h"
 #include "sim/scenario/scenario.h"
 #include "workloads/workload_context.h"
@@ -13,7 +14,8 @@ namespace sharesim {
 
 class StandaloneWorkload {
  public:
-  StandaloneWorkload(const Scenario& scenario, const GpuCatalog& catalog);
+  // With a cluster, trace rows whose pods could never run on it are errors, as in a run.
+  StandaloneWorkload(const Scenario& scenario, const GpuCatalog& catalog, const Cluster* cluster = nullptr);
 
   std::vector<std::unique_ptr<JobSource>>& sources() { return sources_; }
   const ShapeTable& shapes() const { return shapes_; }

@@ -34,3 +34,14 @@ std::uint32_t WorkloadContext::shape_from_request(const nlohmann::json& request,
 }
 
 }  // namespace sharesim
+
+namespace sharesim {
+
+std::string WorkloadContext::capacity_problem(std::uint32_t shape, std::uint32_t pods) {
+  if (!capacity_check) return "";
+  const auto [it, inserted] = capacity_answers_.try_emplace({shape, pods});
+  if (inserted) it->second = capacity_check(shapes.shapes[shape], pods);
+  return it->second;
+}
+
+}  // namespace sharesim

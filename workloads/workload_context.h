@@ -2,6 +2,7 @@
 // What building a workload needs from the rest of the run: the shape and origin tables it
 // fills, the cluster's resource names, the catalog (GPU-product selectors) and where the
 // scenario lives (relative paths, error messages).
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -41,8 +42,15 @@ struct WorkloadContext {
   std::uint32_t shape_from_values(std::int64_t gpus, std::int64_t cpu_milli, std::int64_t memory_mib,
                                   const std::string& gpu_model_id, const std::string& file, const std::string& where);
 
+  // Why a job of `pods` pods of this shape could never run on the cluster ("" when it
+  // could). Uses `capacity_check` when the caller set one (a run sets it from its cluster),
+  // remembering the answer per (shape, pods).
+  std::string capacity_problem(std::uint32_t shape, std::uint32_t pods);
+  std::function<std::string(const PodShape&, std::uint32_t pods)> capacity_check;
+
  private:
   std::map<std::pair<std::string, std::string>, std::uint32_t> origin_index_;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::string> capacity_answers_;
 };
 
 }  // namespace sharesim

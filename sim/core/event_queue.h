@@ -1,6 +1,6 @@
 #pragma once
-// The pending-event set behind one small interface (DESIGN.md "Event queue"), so that a
-// radix or ladder queue can replace the d-ary heap if a benchmark says so.
+// The pending-event set behind one small interface (DESIGN.md "Event queue"): the radix heap
+// (the default) and the d-ary heap implement it, and the same tests run against both.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -9,7 +9,7 @@
 
 namespace sharesim {
 
-// Whatever reacts to an event: a generator, the cluster runtime, a sampler. The 64-bit
+// Whatever reacts to an event: a generator, the cluster runtime, a sampler. The 32-bit
 // argument says which of its things the event is about (a job index, a GPU index...).
 class EventHandler {
  public:

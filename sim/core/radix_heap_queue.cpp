@@ -142,7 +142,7 @@ void RadixHeapQueue::rebuild(SimTime new_minimum) {
 namespace sharesim {
 
 // The radix heap is the default: it is the faster of the two in the hold-model benchmark
-// at every size measured (docs/performance.md).
+// at every size measured (README, "Performance").
 std::unique_ptr<EventQueue> make_default_event_queue() { return std::make_unique<RadixHeapQueue>(); }
 
 }  // namespace sharesim

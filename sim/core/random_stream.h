@@ -2,7 +2,9 @@
 // Seeded random streams, one per component, derived from the scenario seed and the
 // component's name, so adding a generator never perturbs another's numbers. The generator
 // and every distribution are written here (not <random>'s distributions, whose algorithms
-// differ between standard libraries) so a seed gives the same numbers everywhere.
+// differ between standard libraries), so a seed gives the same numbers with any compiler;
+// the few draws that call log/exp/sin/cos also depend on the C math library (glibc's are
+// correctly rounded in practice, so runs agree across Linux machines).
 #include <cstdint>
 #include <string_view>
 

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <map>
 
-#include "sim/metrics/csv_format.h"
+#include "sim/core/csv_format.h"
 #include "sim/scenario/input_error.h"
 
 namespace sharesim {
@@ -42,9 +42,10 @@ std::string jobs_csv(ClusterRuntime& runtime) {
     out += ',';
     if (job.state == JobState::Completed) append_seconds(out, job.end - job.spec.arrival);
     out += ',';
-    if (job.pod_count > 0) {
-      out += cluster.node(runtime.pods()[job.first_pod].node).name;
-      if (job.pod_count > 1) out += "+";
+    // Every pod's node, '+'-joined, for gangs spread over several nodes.
+    for (std::uint32_t p = job.first_pod; p < job.first_pod + job.pod_count; ++p) {
+      if (p != job.first_pod) out += '+';
+      out += cluster.node(runtime.pods()[p].node).name;
     }
     out += ',';
     scratch.clear();

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sim/core/csv_format.h"
+
 namespace sharesim {
 
 std::string_view job_state_name(JobState state) {
@@ -25,6 +27,7 @@ ClusterRuntime::ClusterRuntime(Simulator& sim, Cluster& cluster, Scheduler& sche
       origins_(origins),
       sources_(std::move(sources)),
       next_arrival_(sources_.size()),
+      source_has_next_(sources_.size(), false),
       gpu_usage_(cluster.gpus().size()) {
   arrival_handler_.runtime = this;
   completion_handler_.runtime = this;
@@ -44,15 +47,26 @@ void ClusterRuntime::start(SimTime sample_interval) {
   pods_.reserve(expected);
   devices_.reserve(expected);
   for (std::size_t s = 0; s < sources_.size(); ++s) pull_next_arrival(s);
+  schedule_next_arrival();
   adaptive_sampling_ = sample_interval <= 0;
   sample_interval_ = adaptive_sampling_ ? kSecond : sample_interval;
   sim_.schedule_at(sim_.now(), sample_handler_);
 }
 
 void ClusterRuntime::pull_next_arrival(std::size_t source) {
-  JobSpec& spec = next_arrival_[source];
-  if (!sources_[source]->next(spec)) return;
-  sim_.schedule_at(std::max(spec.arrival, sim_.now()), arrival_handler_, static_cast<std::uint32_t>(source));
+  source_has_next_[source] = sources_[source]->next(next_arrival_[source]);
+}
+
+void ClusterRuntime::schedule_next_arrival() {
+  std::size_t earliest = sources_.size();
+  for (std::size_t s = 0; s < sources_.size(); ++s) {
+    if (source_has_next_[s] && (earliest == sources_.size() || next_arrival_[s].arrival < next_arrival_[earliest].arrival)) {
+      earliest = s;
+    }
+  }
+  if (earliest == sources_.size()) return;
+  sim_.schedule_at(std::max(next_arrival_[earliest].arrival, sim_.now()), arrival_handler_,
+                   static_cast<std::uint32_t>(earliest));
 }
 
 void ClusterRuntime::on_arrival(std::size_t source) {
@@ -61,12 +75,15 @@ void ClusterRuntime::on_arrival(std::size_t source) {
   record.spec = next_arrival_[source];
   record.spec.arrival = sim_.now();
   ++counters_.submitted;
+  last_job_event_ = sim_.now();
   pull_next_arrival(source);
+  schedule_next_arrival();
   if (event_log_ != nullptr) log("submit", job, "");
   // A newcomer may start at once if it fits; otherwise it waits in the queue.
   if (!scheduler_.might_fit(jobs_[job].spec) || !try_start(job)) {
     scheduler_.pending().push(job, jobs_[job].spec.priority, job);
   }
+  if (freed_by_kill_) schedule_pending();
 }
 
 bool ClusterRuntime::try_start(std::uint32_t job) {
@@ -183,6 +200,7 @@ void ClusterRuntime::on_completion(std::uint32_t job) {
   rec.remaining_work = 0;
   rec.state = JobState::Completed;
   rec.end = sim_.now();
+  last_job_event_ = sim_.now();
   --counters_.running;
   ++counters_.completed;
   if (event_log_ != nullptr) log("complete", job, "");
@@ -215,6 +233,8 @@ void ClusterRuntime::kill(std::uint32_t job, const std::string& reason) {
   rec.completion = EventId{};
   rec.state = JobState::Failed;
   rec.end = sim_.now();
+  last_job_event_ = sim_.now();
+  freed_by_kill_ = true;
   const auto it = std::find(failure_reasons_.begin(), failure_reasons_.end(), reason);
   rec.failure = static_cast<std::int32_t>(it - failure_reasons_.begin());
   if (it == failure_reasons_.end()) failure_reasons_.push_back(reason);
@@ -225,20 +245,25 @@ void ClusterRuntime::kill(std::uint32_t job, const std::string& reason) {
 }
 
 void ClusterRuntime::schedule_pending() {
-  if (scheduler_.pending().empty()) return;
-  // Within one pass, a job shape that failed once fails again: skip its twins.
-  failed_shapes_scratch_.clear();
-  scheduler_.pending().drain([this](std::uint32_t job) {
-    const JobSpec& spec = jobs_[job].spec;
-    if (!scheduler_.might_fit(spec)) return false;
-    const std::uint32_t key = spec.shape * 64u + std::min(spec.pods, 63u);
-    if (std::find(failed_shapes_scratch_.begin(), failed_shapes_scratch_.end(), key) != failed_shapes_scratch_.end()) {
+  // A job that starts may kill others (OOM on a GPU without memory isolation); what they free
+  // gives the queue another pass.
+  do {
+    freed_by_kill_ = false;
+    if (scheduler_.pending().empty()) return;
+    // Within one pass, a job shape that failed once fails again: skip its twins.
+    failed_shapes_scratch_.clear();
+    scheduler_.pending().drain([this](std::uint32_t job) {
+      const JobSpec& spec = jobs_[job].spec;
+      if (!scheduler_.might_fit(spec)) return false;
+      const std::pair<std::uint32_t, std::uint32_t> key{spec.shape, spec.pods};
+      if (std::find(failed_shapes_scratch_.begin(), failed_shapes_scratch_.end(), key) != failed_shapes_scratch_.end()) {
+        return false;
+      }
+      if (try_start(job)) return true;
+      failed_shapes_scratch_.push_back(key);
       return false;
-    }
-    if (try_start(job)) return true;
-    failed_shapes_scratch_.push_back(key);
-    return false;
-  });
+    });
+  } while (freed_by_kill_);
 }
 
 void ClusterRuntime::on_sample() {
@@ -272,6 +297,7 @@ void ClusterRuntime::finish(SimTime end) {
       rec.last_update = end;
     }
   }
+  while (!samples_.empty() && samples_.back().time > end) samples_.pop_back();
   if (samples_.empty() || samples_.back().time != end) {
     samples_.push_back(TimeseriesSample{end, scheduler_.pending().size(), counters_.running, counters_.completed,
                                         counters_.allocated_gpus, counters_.busy_gpus});
@@ -280,7 +306,16 @@ void ClusterRuntime::finish(SimTime end) {
 
 void ClusterRuntime::log(const char* event, std::uint32_t job, const std::string& detail) {
   if (event_log_ == nullptr) return;
-  *event_log_ << time_to_seconds(sim_.now()) << ',' << event << ',' << job_name(jobs_[job]) << ',' << detail << '\n';
+  std::string line;
+  append_seconds(line, sim_.now());
+  line += ',';
+  line += event;
+  line += ',';
+  append_csv_field(line, job_name(jobs_[job]));
+  line += ',';
+  append_csv_field(line, detail);
+  line += '\n';
+  *event_log_ << line;
 }
 
 }  // namespace sharesim

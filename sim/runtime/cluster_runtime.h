@@ -73,7 +73,8 @@ class ClusterRuntime {
   // time kMaxSamples are held, keep every other sample and double the period.
   void start(SimTime sample_interval);
   static constexpr std::size_t kMaxSamples = 1000;
-  // Closes the usage integrals at `end` (call once, after the simulator stopped).
+  // Closes the usage integrals at `end` (call once, after the simulator stopped); samples
+  // the sampler took after `end` are dropped and a last one is taken at `end`.
   void finish(SimTime end);
   // Optional CSV event log (time_s,event,job,detail); nullptr = none.
   void set_event_log(std::ostream* log) { event_log_ = log; }
@@ -86,6 +87,8 @@ class ClusterRuntime {
   const std::vector<std::string>& failure_reasons() const { return failure_reasons_; }
   const std::vector<TimeseriesSample>& timeseries() const { return samples_; }
   const RuntimeCounters& counters() const { return counters_; }
+  // Time of the latest arrival, completion or failure: the end of a run without `until`.
+  SimTime last_job_event() const { return last_job_event_; }
   const Cluster& cluster() const { return cluster_; }
   const ShapeTable& shapes() const { return shapes_; }
   Scheduler& scheduler() { return scheduler_; }
@@ -106,12 +109,16 @@ class ClusterRuntime {
   };
 
   void pull_next_arrival(std::size_t source);
+  // Schedules the earliest buffered arrival over all sources; simultaneous arrivals go in
+  // source order, the order `sharesim generate` writes them in.
+  void schedule_next_arrival();
   void on_arrival(std::size_t source);
   void on_completion(std::uint32_t job);
   void on_sample();
 
   bool try_start(std::uint32_t job);
   void schedule_pending();
+  bool freed_by_kill_ = false;  // a kill freed resources: pending jobs get another try
   // Removes the job from its GPUs and gives its resources back; refreshes those GPUs.
   void vacate(std::uint32_t job);
   void kill(std::uint32_t job, const std::string& reason);
@@ -128,6 +135,8 @@ class ClusterRuntime {
   const std::vector<JobOrigin>& origins_;  // grows while a trace streams in
   std::vector<std::unique_ptr<JobSource>> sources_;
   std::vector<JobSpec> next_arrival_;  // one buffered job per source
+  std::vector<bool> source_has_next_;
+  SimTime last_job_event_ = 0;         // latest arrival, completion or failure
 
   std::vector<JobRecord> jobs_;
   std::vector<PodPlacement> pods_;
@@ -143,7 +152,7 @@ class ClusterRuntime {
   ArrivalHandler arrival_handler_;
   CompletionHandler completion_handler_;
   SampleHandler sample_handler_;
-  std::vector<std::uint32_t> failed_shapes_scratch_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> failed_shapes_scratch_;  // (shape, pods)
   std::vector<std::size_t> killed_scratch_;
   std::vector<std::uint32_t> vacated_gpus_scratch_;
 };

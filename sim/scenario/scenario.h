@@ -37,7 +37,7 @@ struct SchedulerSpec {
 
 struct OutputSpec {
   std::string dir;                   // empty = none given (the CLI's -o may supply one)
-  SimTime timeseries_interval = 0;   // 0 = automatic (the run's span / 500)
+  SimTime timeseries_interval = 0;   // 0 = adaptive (ClusterRuntime::start)
   bool event_log = false;
 };
 

@@ -1,6 +1,8 @@
 #include "sim/sched/scheduler.h"
 
+#include <algorithm>
 #include <bit>
+#include <limits>
 #include <map>
 
 #include "sim/scenario/input_error.h"
@@ -13,6 +15,33 @@ constexpr const char* kSelectorMismatch = "node(s) didn't match Pod's node affin
 std::string insufficient(const std::string& resource) { return "Insufficient " + resource; }
 
 }  // namespace
+
+std::string capacity_problem(const Cluster& cluster, const PodShape& shape, std::uint32_t pods) {
+  std::int64_t holdable = 0;  // pods of this shape all nodes could hold at once when empty
+  for (const Node& node : cluster.nodes()) {
+    if (!shape.gpu_product.empty()) {
+      const auto label = node.labels.find("nvidia.com/gpu.product");
+      if (label == node.labels.end() || label->second != shape.gpu_product) continue;
+    }
+    std::int64_t fit = std::numeric_limits<std::int64_t>::max();
+    if (shape.gpu_units > 0) {
+      const ResourceId r = shape.gpu_resource;
+      fit = std::min(fit, r < node.resource_capacity.size() ? node.resource_capacity[r] / shape.gpu_units : 0);
+    }
+    if (shape.cpu_milli > 0) fit = std::min(fit, node.cpu_milli / shape.cpu_milli);
+    if (shape.memory_mib > 0) fit = std::min(fit, node.memory_mib / shape.memory_mib);
+    if (fit == std::numeric_limits<std::int64_t>::max()) return "";  // a pod asking for nothing fits anywhere
+    holdable += fit;
+    if (holdable >= static_cast<std::int64_t>(pods)) return "";
+  }
+  const std::string request = std::to_string(shape.gpu_units) + " " + cluster.resource_names().name(shape.gpu_resource) +
+                              ", " + std::to_string(shape.cpu_milli) + " cpu_milli and " +
+                              std::to_string(shape.memory_mib) + " memory_mib" +
+                              (shape.gpu_model_id.empty() ? "" : " on " + shape.gpu_model_id);
+  if (holdable == 0) return "no node could ever hold a pod asking for " + request;
+  return "a job's " + std::to_string(pods) + " pods (each " + request +
+         ") must run together, but the whole cluster can hold at most " + std::to_string(holdable) + " at once";
+}
 
 Scheduler::Scheduler(Cluster& cluster, const ShapeTable& shapes, const SchedulerSpec& spec,
                      const std::string& scenario_file)
@@ -157,7 +186,7 @@ void Scheduler::release_pod(const JobSpec& job, const PodPlacement& pod, const s
 
 std::string Scheduler::explain_unschedulable(const JobSpec& job) const {
   const PodShape& shape = shapes_.shapes[job.shape];
-  std::map<std::string, std::size_t> histogram;  // sorted by reason, as kube-scheduler prints
+  std::map<std::string, std::size_t> histogram;  // reason -> nodes that gave it
   std::size_t fitting_nodes = 0;
   std::vector<DeviceAllocation> scratch;
   for (const Node& node : cluster_.nodes()) {
@@ -185,13 +214,13 @@ std::string Scheduler::explain_unschedulable(const JobSpec& job) const {
     return "gang of " + std::to_string(job.pods) + " pods: only some fit at once (" + std::to_string(fitting_nodes) +
            "/" + std::to_string(total) + " nodes could take one pod)";
   }
+  // kube-scheduler formats each "<count> <reason>" and sorts those strings (FitError.Error()
+  // in pkg/scheduler/framework/types.go), so "1 node(s) didn't match" comes before "2 Insufficient".
+  std::vector<std::string> counted;
+  for (const auto& [reason, count] : histogram) counted.push_back(std::to_string(count) + " " + reason);
+  std::sort(counted.begin(), counted.end());
   std::string text = "0/" + std::to_string(total) + " nodes are available: ";
-  bool first = true;
-  for (const auto& [reason, count] : histogram) {
-    if (!first) text += ", ";
-    text += std::to_string(count) + " " + reason;
-    first = false;
-  }
+  for (std::size_t i = 0; i < counted.size(); ++i) text += (i ? ", " : "") + counted[i];
   return text + ".";
 }
 

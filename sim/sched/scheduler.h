@@ -27,6 +27,12 @@ struct PodPlacement {
   std::uint32_t device_count = 0;
 };
 
+// Why a job of `pods` pods of this shape could never run, even on the empty cluster: no node
+// passes the selector and resource filters for one pod, or all nodes together cannot hold
+// the whole gang at once. "" when it could run. (Device-plugin admission rules of sharing
+// policies are not considered: they depend on who else is on a GPU.)
+std::string capacity_problem(const Cluster& cluster, const PodShape& shape, std::uint32_t pods);
+
 class Scheduler {
  public:
   // Throws InputError (with `scenario_file`) for an unknown queue or placement name.

@@ -197,6 +197,7 @@ check "run writes ${outputs[*]}" files_exist "$tmp/small-1" "${outputs[@]}"
 check "jobs.csv has a header and one row per job" \
   test "$(grep -c '' "$tmp/small-1/jobs.csv" 2>/dev/null)" = $((small_jobs + 1))
 check "run small.json again" succeeds run -q -o "$tmp/small-2" small.json
+check "--set before the scenario path takes one value" succeeds validate --set seed=5 --set seed=6 small.json
 for csv in jobs.csv gpus.csv timeseries.csv; do
   check "same seed, identical $csv" same_file "$tmp/small-1/$csv" "$tmp/small-2/$csv"
 done

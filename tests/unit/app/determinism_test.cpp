@@ -99,6 +99,79 @@ TEST(NativeTrace, GeneratedTraceReplaysToTheSameRun) {
   std::filesystem::remove_all(dir);
 }
 
+// Writes a one-header trace with the given rows and returns the InputError a run raises.
+InputError trace_error(const std::string& rows, int nodes = 1, int gpus = 1) {
+  const auto dir = temp_dir("tracecheck");
+  std::filesystem::create_directories(dir);
+  const auto trace_path = dir / "trace.csv";
+  {
+    std::ofstream out(trace_path);
+    out << "origin,sequence,kind,submit_s,duration_s,pods,gpus_per_pod,cpu_milli,memory_mib,gpu_product,priority\n"
+        << rows;
+  }
+  try {
+    testing::run_text(testing::cluster_scenario(nodes, gpus, R"({"trace": {"format": "native", "path": ")" +
+                                                                     trace_path.string() + R"("}})"));
+  } catch (const InputError& e) {
+    std::filesystem::remove_all(dir);
+    return InputError("trace.csv", e.where(), e.problem());
+  }
+  std::filesystem::remove_all(dir);
+  ADD_FAILURE() << "expected an InputError";
+  return InputError("", "", "");
+}
+
+TEST(NativeTrace, RowsThatCouldNeverRunAreErrors) {
+  const InputError too_wide = trace_error("a,0,training,0,60,1,2,0,0,,0\n", 2, 1);
+  EXPECT_EQ(too_wide.where(), "line 2, column gpus_per_pod");
+  EXPECT_EQ(too_wide.problem(), "no node could ever hold a pod asking for 2 nvidia.com/gpu, 0 cpu_milli and 0 memory_mib");
+  const InputError gang = trace_error("a,0,training,0,60,3,1,0,0,,0\n", 2, 1);
+  EXPECT_EQ(gang.problem(),
+            "a job's 3 pods (each 1 nvidia.com/gpu, 0 cpu_milli and 0 memory_mib) must run together, but the whole "
+            "cluster can hold at most 2 at once");
+  const InputError other_model = trace_error("a,0,training,0,60,1,1,0,0,T4,0\n");
+  EXPECT_EQ(other_model.problem(), "no node could ever hold a pod asking for 1 nvidia.com/gpu, 0 cpu_milli and 0 memory_mib on T4");
+}
+
+TEST(NativeTrace, DuplicateNamesAndOutOfRangeNumbersAreErrors) {
+  const InputError duplicate = trace_error("a,0,training,0,60,1,1,0,0,,0\na,0,training,1,60,1,1,0,0,,0\n");
+  EXPECT_EQ(duplicate.where(), "line 3, column sequence");
+  EXPECT_EQ(duplicate.problem(), "expected each (origin, sequence) pair once, found a-0 again");
+  const InputError sequence = trace_error("a,4294967296,training,0,60,1,1,0,0,,0\n");
+  EXPECT_EQ(sequence.problem(), "expected an integer from 0 to 4294967295, found \"4294967296\"");
+  const InputError order = trace_error("a,0,training,5,60,1,1,0,0,,0\na,1,training,4.5,60,1,1,0,0,,0\n");
+  EXPECT_EQ(order.where(), "line 3, column submit_s");
+  EXPECT_EQ(order.problem(), "expected rows in non-decreasing submit_s order, found 4.5 after 5");
+}
+
+TEST(NativeTrace, SimultaneousArrivalsFromSeveralSourcesReplayInTheSameOrder) {
+  // Explicit jobs and a trace both submit at t = 0 and t = 1 s: the run orders simultaneous
+  // arrivals by source (jobs before trace), as the trace writer does, so the regenerated
+  // trace replays to the same jobs.csv.
+  const auto dir = temp_dir("ties");
+  std::filesystem::create_directories(dir);
+  const auto first_trace = dir / "first.csv";
+  {
+    std::ofstream out(first_trace);
+    out << "origin,sequence,kind,submit_s,duration_s,pods,gpus_per_pod,cpu_milli,memory_mib,gpu_product,priority\n"
+        << "t,0,batch,0,5,1,1,0,0,,0\nt,1,batch,0,7,1,1,0,0,,0\nt,2,batch,1,2,1,1,0,0,,0\n";
+  }
+  const std::string mixed = testing::cluster_scenario(1, 2, R"({"jobs": [
+      {"name": "x", "replicas": 2, "duration": "10s"}, {"name": "y", "arrival": "1s", "duration": "3s"}],
+      "trace": {"format": "native", "path": ")" + first_trace.string() + R"("}})");
+  StandaloneWorkload workload(testing::scenario_from_text(mixed), GpuCatalog::builtin());
+  const auto second_trace = dir / "second.csv";
+  {
+    std::ofstream out(second_trace);
+    EXPECT_EQ(write_native_trace(out, workload.sources(), workload.shapes(), workload.origins()), 6u);
+  }
+  const auto from_sources = testing::run_text(mixed);
+  const auto from_trace = testing::run_text(
+      testing::cluster_scenario(1, 2, R"({"trace": {"format": "native", "path": ")" + second_trace.string() + R"("}})"));
+  EXPECT_EQ(jobs_csv(from_sources->runtime()), jobs_csv(from_trace->runtime()));
+  std::filesystem::remove_all(dir);
+}
+
 TEST(NativeTrace, BadRowNamesFileLineAndColumn) {
   const auto dir = temp_dir("badtrace");
   std::filesystem::create_directories(dir);

@@ -49,7 +49,7 @@ TEST(KubernetesSemantics, PendingReasonCountsEachFailingFilterPerNode) {
   EXPECT_EQ(run->runtime().jobs().at(0).state, JobState::Running);
   const auto& job = run->runtime().jobs().at(1);
   EXPECT_EQ(job.state, JobState::Pending);
-  // kube-scheduler sorts reasons alphabetically; NodeAffinity fails first on pool b.
+  // kube-scheduler sorts the "<count> <reason>" strings; NodeAffinity fails first on pool b.
   EXPECT_EQ(run->runtime().scheduler().explain_unschedulable(job.spec),
             "0/3 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 Insufficient nvidia.com/gpu, "
             "2 node(s) didn't match Pod's node affinity/selector.");
@@ -112,6 +112,30 @@ TEST(KubernetesSemantics, PriorityQueueStartsHigherPriorityFirst) {
   EXPECT_LT(fifo->runtime().jobs()[1].start, fifo->runtime().jobs()[2].start);
   EXPECT_GT(prio->runtime().jobs()[1].start, prio->runtime().jobs()[2].start);
   EXPECT_EQ(prio->runtime().jobs()[2].start, kHour);
+}
+
+}  // namespace
+}  // namespace sharesim
+
+namespace sharesim {
+namespace {
+
+TEST(KubernetesSemantics, PendingReasonsSortAsCountedStrings) {
+  // Two A100 nodes whose single GPUs are taken and one H100 node: "1 node(s) didn't match"
+  // sorts before "2 Insufficient nvidia.com/gpu", as kube-scheduler prints it.
+  const std::string scenario = R"({"name": "t", "until": "1m",
+    "cluster": {"node_pools": [
+      {"name": "a", "nodes": 2, "gpu": "A100-80GB", "gpus_per_node": 1, "cpu_milli": 64000, "memory_mib": 262144},
+      {"name": "b", "nodes": 1, "gpu": "H100-80GB", "gpus_per_node": 1, "cpu_milli": 64000, "memory_mib": 262144}]},
+    "workload": {"jobs": [
+      {"name": "hog", "replicas": 2, "duration": "1h", "request": {"gpus": 1, "gpu_product": "A100-80GB"}},
+      {"name": "late", "arrival": "1s", "duration": "1h", "request": {"gpus": 1, "gpu_product": "A100-80GB"}}]}})";
+  const auto run = testing::run_text(scenario);
+  const auto& job = run->runtime().jobs().at(2);
+  EXPECT_EQ(job.state, JobState::Pending);
+  EXPECT_EQ(run->runtime().scheduler().explain_unschedulable(job.spec),
+            "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, "
+            "2 Insufficient nvidia.com/gpu.");
 }
 
 }  // namespace
