@@ -41,6 +41,8 @@ class EventQueue {
   virtual bool pop(ScheduledEvent& out) = 0;
   // Time of the earliest live event, kTimeNever when none.
   virtual SimTime peek_time() = 0;
+  // pop() if the earliest live event's time is <= limit; false (nothing removed) otherwise.
+  virtual bool pop_until(SimTime limit, ScheduledEvent& out) { return peek_time() <= limit && pop(out); }
   virtual std::size_t size() const = 0;  // live events
 };
 

@@ -99,13 +99,24 @@ bool RadixHeapQueue::refill_bucket_zero() {
 
 bool RadixHeapQueue::pop(ScheduledEvent& out) {
   if (!refill_bucket_zero()) return false;
+  pop_bucket_zero_head(out);
+  return true;
+}
+
+bool RadixHeapQueue::pop_until(SimTime limit, ScheduledEvent& out) {
+  if (!refill_bucket_zero() || minimum_ > limit) return false;
+  pop_bucket_zero_head(out);
+  return true;
+}
+
+// Precondition: refill_bucket_zero() returned true (the head of bucket zero is live).
+void RadixHeapQueue::pop_bucket_zero_head(ScheduledEvent& out) {
   const Key key = buckets_[kZero][bucket_zero_head_++];
   const auto slot = static_cast<std::uint32_t>(key.seq_slot & kSlotMask);
   out = ScheduledEvent{key.time, key.handler, key.arg};
   ++slot_generation_[slot];
   free_slots_.push_back(slot);
   --live_;
-  return true;
 }
 
 SimTime RadixHeapQueue::peek_time() { return refill_bucket_zero() ? minimum_ : kTimeNever; }

@@ -28,6 +28,7 @@ class RadixHeapQueue final : public EventQueue {
   bool cancel(EventId id) override;
   bool pop(ScheduledEvent& out) override;
   SimTime peek_time() override;
+  bool pop_until(SimTime limit, ScheduledEvent& out) override;
   std::size_t size() const override { return live_; }
 
  private:
@@ -58,6 +59,7 @@ class RadixHeapQueue final : public EventQueue {
   bool refill_bucket_zero();
   void rebuild(SimTime new_minimum);
   std::uint32_t take_slot();
+  void pop_bucket_zero_head(ScheduledEvent& out);
 
   std::array<std::vector<Key>, kLevels * kDigits + 1> buckets_;  // the last one is bucket zero
   std::uint64_t level_mask_ = 0;                  // bit l: some bucket of level l holds keys

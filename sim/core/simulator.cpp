@@ -24,11 +24,10 @@ void Simulator::run(SimTime until) {
   stop_requested_ = false;
   ScheduledEvent event;
   while (!stop_requested_) {
-    if (queue_->peek_time() > until) {
+    if (!queue_->pop_until(until, event)) {
       if (until != kTimeNever && until > now_) now_ = until;
       return;
     }
-    if (!queue_->pop(event)) return;
     now_ = event.time;
     ++events_processed_;
     event.handler->on_event(event.arg);

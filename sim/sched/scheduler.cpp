@@ -96,8 +96,11 @@ bool Scheduler::assign_devices(const PodShape& shape, const Node& node, std::vec
     // Only the first refusal's reason is reported, so later ones are not asked for.
     std::string* reason = refusal != nullptr && refusal->empty() ? refusal : nullptr;
     if (gpu.sharing->admit(one_unit, free_units, gpu.residents, reason)) {
+      if (shape.gpu_units == 1) {  // one GPU: the lowest admitted one is the choice
+        out.push_back({gpu.index, 1});
+        return true;
+      }
       admitted_mask |= 1u << local;
-      if (shape.gpu_units == 1) break;  // one GPU: the lowest admitted one is the choice
     }
   }
   const auto wanted = static_cast<std::uint32_t>(shape.gpu_units);
