@@ -69,7 +69,12 @@ std::optional<SimTime> parse_duration(std::string_view text) {
   return std::nullopt;
 }
 
-SimTime seconds_to_time(double seconds) { return static_cast<SimTime>(std::llround(seconds * 1e9)); }
+SimTime seconds_to_time(double seconds) {
+  // Round half away from zero, as llround, without its libm call: this runs for every drawn
+  // duration and arrival (two per job).
+  const double ns = seconds * 1e9;
+  return ns >= 0 ? static_cast<SimTime>(ns + 0.5) : -static_cast<SimTime>(0.5 - ns);
+}
 
 std::string format_duration(SimTime t) {
   if (t == 0) return "0s";

@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "sim/core/huge_pages.h"
+
 namespace sharesim {
 namespace {
 
@@ -16,6 +18,8 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, s
   std::vector<double> waits, jcts;
   waits.reserve(runtime.jobs().size());
   jcts.reserve(runtime.jobs().size());
+  advise_huge_pages(waits.data(), waits.capacity() * sizeof(double));
+  advise_huge_pages(jcts.data(), jcts.capacity() * sizeof(double));
   const std::size_t origin_count = runtime.origins().size();
   // Per-origin samples are kept only when there is more than one origin; with one, its
   // figures are the overall ones (and a million-job run does not sort everything twice).

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "sim/core/csv_format.h"
+#include "sim/core/huge_pages.h"
 
 namespace sharesim {
 
@@ -46,6 +47,9 @@ void ClusterRuntime::start(SimTime sample_interval) {
   jobs_.reserve(expected);
   pods_.reserve(expected);
   devices_.reserve(expected);
+  advise_huge_pages(jobs_.data(), jobs_.capacity() * sizeof(JobRecord));
+  advise_huge_pages(pods_.data(), pods_.capacity() * sizeof(PodPlacement));
+  advise_huge_pages(devices_.data(), devices_.capacity() * sizeof(DeviceAllocation));
   for (std::size_t s = 0; s < sources_.size(); ++s) pull_next_arrival(s);
   schedule_next_arrival();
   adaptive_sampling_ = sample_interval <= 0;
