@@ -3,7 +3,7 @@
 // (madvise(MADV_HUGEPAGE); effective where /sys/kernel/mm/transparent_hugepage/enabled is
 // "madvise" or "always"). A million-job run touches a few hundred MiB of job tables once;
 // with 4 KiB pages that is tens of thousands of page faults, a measurable share of the run
-// (docs/models.md, "Performance notes"). A hint only: nothing changes where it is ignored.
+// (README, "Performance"). A hint only: nothing changes where it is ignored.
 #include <cstddef>
 
 namespace sharesim {
