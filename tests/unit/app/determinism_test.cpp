@@ -82,20 +82,25 @@ TEST(Determinism, AddingAGeneratorLeavesAnotherGeneratorsJobsUnchanged) {
   EXPECT_EQ(train_one, train_two);
 }
 
-TEST(NativeTrace, GeneratedTraceReplaysToTheSameRun) {
-  const std::string generated = testing::cluster_scenario(3, 4, kWorkload);
-  StandaloneWorkload workload(testing::scenario_from_text(generated), GpuCatalog::builtin());
-  const auto dir = temp_dir("trace");
-  std::filesystem::create_directories(dir);
-  const auto trace_path = dir / "trace.csv";
+// Writes the workload of `scenario` (a cluster of nodes x gpus) as a native trace at
+// `trace_path`, replays that trace on the same cluster and expects the same jobs.csv.
+void expect_trace_replays_identically(const std::string& scenario, int nodes, int gpus,
+                                      const std::filesystem::path& trace_path, std::size_t expected_jobs) {
+  StandaloneWorkload workload(testing::scenario_from_text(scenario), GpuCatalog::builtin());
   {
     std::ofstream out(trace_path);
-    EXPECT_EQ(write_native_trace(out, workload.sources(), workload.shapes(), workload.origins()), 3300u);
+    EXPECT_EQ(write_native_trace(out, workload.sources(), workload.shapes(), workload.origins()), expected_jobs);
   }
-  const auto from_generators = testing::run_text(generated);
-  const auto from_trace = testing::run_text(
-      testing::cluster_scenario(3, 4, R"({"trace": {"format": "native", "path": ")" + trace_path.string() + R"("}})"));
-  EXPECT_EQ(jobs_csv(from_generators->runtime()), jobs_csv(from_trace->runtime()));
+  const auto from_sources = testing::run_text(scenario);
+  const auto from_trace = testing::run_text(testing::cluster_scenario(
+      nodes, gpus, R"({"trace": {"format": "native", "path": ")" + trace_path.string() + R"("}})"));
+  EXPECT_EQ(jobs_csv(from_sources->runtime()), jobs_csv(from_trace->runtime()));
+}
+
+TEST(NativeTrace, GeneratedTraceReplaysToTheSameRun) {
+  const auto dir = temp_dir("trace");
+  std::filesystem::create_directories(dir);
+  expect_trace_replays_identically(testing::cluster_scenario(3, 4, kWorkload), 3, 4, dir / "trace.csv", 3300);
   std::filesystem::remove_all(dir);
 }
 
@@ -159,16 +164,7 @@ TEST(NativeTrace, SimultaneousArrivalsFromSeveralSourcesReplayInTheSameOrder) {
   const std::string mixed = testing::cluster_scenario(1, 2, R"({"jobs": [
       {"name": "x", "replicas": 2, "duration": "10s"}, {"name": "y", "arrival": "1s", "duration": "3s"}],
       "trace": {"format": "native", "path": ")" + first_trace.string() + R"("}})");
-  StandaloneWorkload workload(testing::scenario_from_text(mixed), GpuCatalog::builtin());
-  const auto second_trace = dir / "second.csv";
-  {
-    std::ofstream out(second_trace);
-    EXPECT_EQ(write_native_trace(out, workload.sources(), workload.shapes(), workload.origins()), 6u);
-  }
-  const auto from_sources = testing::run_text(mixed);
-  const auto from_trace = testing::run_text(
-      testing::cluster_scenario(1, 2, R"({"trace": {"format": "native", "path": ")" + second_trace.string() + R"("}})"));
-  EXPECT_EQ(jobs_csv(from_sources->runtime()), jobs_csv(from_trace->runtime()));
+  expect_trace_replays_identically(mixed, 1, 2, dir / "second.csv", 6);
   std::filesystem::remove_all(dir);
 }
 
