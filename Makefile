@@ -5,7 +5,7 @@
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEMO_SCENARIO ?= scenarios/demo-exclusive.json
 
-.PHONY: demo test bench asan deps build-release build-dev clean
+.PHONY: demo test bench asan deps build-dev clean
 
 deps:
 	@scripts/install-deps.sh
@@ -16,19 +16,18 @@ build/release/CMakeCache.txt: | deps
 build/dev/CMakeCache.txt: | deps
 	cmake --preset dev
 
-build-release: deps build/release/CMakeCache.txt
-	cmake --build --preset release -j $(JOBS)
-
 build-dev: deps build/dev/CMakeCache.txt
 	cmake --build --preset dev -j $(JOBS)
 
-demo: build-release
+demo: deps build/release/CMakeCache.txt
+	cmake --build --preset release -j $(JOBS) --target sharesim
 	build/release/apps/sharesim run $(DEMO_SCENARIO)
 
 test: build-dev
 	ctest --preset dev -j $(JOBS)
 
-bench: build-release
+bench: deps build/release/CMakeCache.txt
+	cmake --build --preset release -j $(JOBS) --target sharesim_bench
 	build/release/tests/bench/sharesim_bench --benchmark_counters_tabular=true
 
 asan: deps
