@@ -7,25 +7,6 @@
 
 namespace sharesim {
 
-std::size_t RadixHeapQueue::bucket_of(SimTime time) const {
-  const auto diff = static_cast<std::uint64_t>(time) ^ static_cast<std::uint64_t>(minimum_);
-  if (diff == 0) return kZero;
-  const auto level = static_cast<std::size_t>(63 - std::countl_zero(diff)) / kDigitBits;
-  const auto digit = static_cast<std::size_t>(static_cast<std::uint64_t>(time) >> (level * kDigitBits)) & (kDigits - 1);
-  return level * kDigits + digit;
-}
-
-void RadixHeapQueue::place(const Key& key) {
-  const std::size_t bucket = bucket_of(key.time);
-  buckets_[bucket].push_back(key);
-  if (bucket != kZero) {
-    const std::size_t level = bucket / kDigits;
-    level_mask_ |= std::uint64_t{1} << level;
-    const std::size_t digit = bucket % kDigits;
-    digit_mask_[level][digit / 64] |= std::uint64_t{1} << (digit % 64);
-  }
-}
-
 std::uint32_t RadixHeapQueue::take_slot() {
   if (!free_slots_.empty()) {
     const std::uint32_t slot = free_slots_.back();
