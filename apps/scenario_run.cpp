@@ -43,8 +43,8 @@ void ScenarioRun::run(const std::function<void(SimTime)>& progress) {
   metrics_ = compute_run_metrics(*runtime_, end, sim_.events_processed(), wall_s);
 }
 
-nlohmann::json ScenarioRun::summary() const {
-  nlohmann::json summary;
+nlohmann::ordered_json ScenarioRun::summary() const {
+  nlohmann::ordered_json summary;  // version and seed first, then the scenario as written
   summary["sharesim_version"] = sharesim_version();
   summary["scenario"] = scenario_.document;
   summary["seed"] = scenario_.seed;

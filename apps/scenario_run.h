@@ -38,7 +38,7 @@ class ScenarioRun {
   const ClusterRuntime& runtime() const { return *runtime_; }
   const RunMetrics& metrics() const { return metrics_; }
   // summary.json: program version, seed, the scenario as run, the metrics.
-  nlohmann::json summary() const;
+  nlohmann::ordered_json summary() const;
   // Writes summary.json, jobs.csv, gpus.csv, timeseries.csv (and events.csv when the
   // scenario asks for an event log) into `dir`.
   void write_outputs(const std::string& dir);

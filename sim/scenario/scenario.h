@@ -44,7 +44,8 @@ struct OutputSpec {
 struct Scenario {
   std::string file;         // path the scenario was read from ("<string>" for in-memory text)
   std::string base_dir;     // directory of `file`; relative paths inside the scenario resolve here
-  nlohmann::json document;  // the whole document after --set overrides (echoed into summary.json)
+  nlohmann::ordered_json document;  // the whole document after --set overrides, keys in file order
+                                    // (echoed into summary.json as written)
 
   std::string name;
   std::string description;

@@ -73,7 +73,7 @@ NodePoolSpec node_pool_spec(const Json& pool, std::size_t index) {
 
 Scenario typed_scenario(const Json& document) {
   Scenario scenario;
-  scenario.document = nlohmann::json(document);
+  scenario.document = document;
   scenario.name = document["name"].get<std::string>();
   scenario.description = document.value("description", "");
   scenario.seed = document.value("seed", std::uint64_t{1});
