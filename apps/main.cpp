@@ -104,10 +104,11 @@ class ProgressBar {
 
 int command_run(const ScenarioArgs& args, std::string output_dir, bool quiet) {
   GpuCatalog storage;
-  const Scenario scenario = load(args, catalog_for(args, storage));
+  const GpuCatalog& catalog = catalog_for(args, storage);
+  const Scenario scenario = load(args, catalog);
   if (output_dir.empty()) output_dir = scenario.output.dir;
   if (output_dir.empty()) output_dir = "results/runs/" + scenario.name;
-  ScenarioRun run(scenario, catalog_for(args, storage));
+  ScenarioRun run(scenario, catalog);
   ProgressBar bar(scenario.until, run);
   if (!quiet && isatty(STDERR_FILENO)) {
     run.run([&bar](SimTime now) { bar.update(now); });
@@ -122,11 +123,12 @@ int command_run(const ScenarioArgs& args, std::string output_dir, bool quiet) {
 
 int command_validate(const ScenarioArgs& args) {
   GpuCatalog storage;
-  const Scenario scenario = load(args, catalog_for(args, storage));
+  const GpuCatalog& catalog = catalog_for(args, storage);
+  const Scenario scenario = load(args, catalog);
   // Building the run checks what only the libraries know (sharing configs, sample files);
   // reading the workload once checks every job, trace rows included, without running.
-  ScenarioRun run(scenario, catalog_for(args, storage));
-  StandaloneWorkload workload(scenario, catalog_for(args, storage), &run.cluster());
+  ScenarioRun run(scenario, catalog);
+  StandaloneWorkload workload(scenario, catalog, &run.cluster());
   const std::size_t jobs = workload.read_all();
   std::cout << args.path << ": valid (" << run.cluster().nodes().size() << " nodes, " << run.cluster().gpus().size()
             << " GPUs, " << jobs << (jobs == 1 ? " job)\n" : " jobs)\n");
@@ -135,8 +137,9 @@ int command_validate(const ScenarioArgs& args) {
 
 int command_describe_nodes(const ScenarioArgs& args, bool json) {
   GpuCatalog storage;
-  const Scenario scenario = load(args, catalog_for(args, storage));
-  ScenarioRun run(scenario, catalog_for(args, storage));
+  const GpuCatalog& catalog = catalog_for(args, storage);
+  const Scenario scenario = load(args, catalog);
+  ScenarioRun run(scenario, catalog);
   if (json) {
     std::cout << describe_nodes_json(run.cluster()).dump(2) << "\n";
   } else {
