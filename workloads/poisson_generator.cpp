@@ -9,7 +9,10 @@ bool PoissonGenerator::next(JobSpec& out) {
   if (config_.count && emitted_ >= *config_.count) return false;
   // Accumulate in double seconds and round once per job, so rounding never drifts.
   clock_s_ += arrivals_.exponential(1.0 / config_.rate_per_s);
-  const SimTime arrival = config_.start + seconds_to_time(clock_s_);
+  const SimTime offset = seconds_to_time(clock_s_);
+  // Arrivals past the end of representable time (292 years) never come, like those past `until`.
+  if (offset > kTimeNever - config_.start) return false;
+  const SimTime arrival = config_.start + offset;
   if (arrival > config_.until) return false;
   out = config_.job_template;
   out.arrival = arrival;

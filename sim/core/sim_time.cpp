@@ -71,8 +71,12 @@ std::optional<SimTime> parse_duration(std::string_view text) {
 
 SimTime seconds_to_time(double seconds) {
   // Round half away from zero, as llround, without its libm call: this runs for every drawn
-  // duration and arrival (two per job).
+  // duration and arrival (two per job). Saturates instead of overflowing: a heavy-tailed draw
+  // can exceed the 292 years int64 nanoseconds hold.
+  constexpr double kLimit = 9.2e18;  // just below 2^63 - 1 ns
   const double ns = seconds * 1e9;
+  if (!(ns < kLimit)) return ns != ns ? 0 : kTimeNever;  // NaN (never from validated input) -> 0
+  if (!(ns > -kLimit)) return -kTimeNever;
   return ns >= 0 ? static_cast<SimTime>(ns + 0.5) : -static_cast<SimTime>(0.5 - ns);
 }
 

@@ -25,8 +25,8 @@ inline constexpr SimTime kTimeNever = std::numeric_limits<SimTime>::max();
 // anything else (no unit, unknown unit, negative, overflow past int64 nanoseconds).
 std::optional<SimTime> parse_duration(std::string_view text);
 
-// Whole-or-fractional seconds to SimTime, rounded to the nearest nanosecond.
-// Precondition: finite and within range (callers validate input first).
+// Whole-or-fractional seconds to SimTime, rounded to the nearest nanosecond (half away from
+// zero); values beyond +-292 years saturate at +-kTimeNever.
 SimTime seconds_to_time(double seconds);
 inline double time_to_seconds(SimTime t) { return static_cast<double>(t) / 1e9; }
 

@@ -43,7 +43,7 @@ void ClusterRuntime::start(SimTime sample_interval) {
   std::size_t expected = 0;
   for (const auto& source : sources_) expected += source->expected_jobs();
   // Capped so a generator with a huge count and an early `until` does not over-reserve.
-  expected = std::min<std::size_t>(expected, 50'000'000);
+  expected = std::min<std::size_t>(expected, 10'000'000);
   jobs_.reserve(expected);
   pods_.reserve(expected);
   devices_.reserve(expected);
@@ -169,8 +169,11 @@ void ClusterRuntime::refresh_job(std::uint32_t job) {
   rec.rate = rate;
   rec.completion = EventId{};
   if (rate > 0) {
+    // A completion beyond the end of representable time is placed at its end.
     const double delay = std::ceil(rec.remaining_work / rate);
-    rec.completion = sim_.schedule_at(now + static_cast<SimTime>(delay), completion_handler_, job);
+    const SimTime room = kTimeNever - now;
+    const SimTime at = delay >= static_cast<double>(room) ? kTimeNever : now + static_cast<SimTime>(delay);
+    rec.completion = sim_.schedule_at(at, completion_handler_, job);
   }
 }
 

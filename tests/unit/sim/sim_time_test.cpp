@@ -41,6 +41,12 @@ TEST(FormatDuration, RoundTripsWholeUnits) {
   EXPECT_EQ(format_duration(0), "0s");
 }
 
+TEST(SecondsToTime, SaturatesBeyondTheInt64Range) {
+  EXPECT_EQ(seconds_to_time(1e12), kTimeNever);  // ~31,700 years
+  EXPECT_EQ(seconds_to_time(-1e12), -kTimeNever);
+  EXPECT_EQ(seconds_to_time(9.0e9), 9'000'000'000'000'000'000);
+}
+
 TEST(SecondsToTime, RoundsToNearestNanosecond) {
   EXPECT_EQ(seconds_to_time(1.5), 1'500'000'000);
   EXPECT_EQ(seconds_to_time(1e-9), 1);
