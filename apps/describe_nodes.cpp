@@ -10,12 +10,13 @@ namespace {
 std::vector<std::pair<std::string, std::string>> capacity_rows(const Cluster& cluster, const Node& node) {
   std::vector<std::pair<std::string, std::string>> rows;
   // Kubernetes quantities: whole cores as "64", fractions in millicores as "1050m".
-  rows.emplace_back("cpu", node.cpu_milli % 1000 == 0 ? std::to_string(node.cpu_milli / 1000)
-                                                      : std::to_string(node.cpu_milli) + "m");
+  rows.emplace_back(
+      "cpu", node.cpu_milli % 1000 == 0 ? std::to_string(node.cpu_milli / 1000) : std::to_string(node.cpu_milli) + "m");
   rows.emplace_back("memory", std::to_string(node.memory_mib) + "Mi");
   for (std::size_t r = 0; r < node.resource_capacity.size(); ++r) {
     if (node.resource_capacity[r] == 0) continue;
-    rows.emplace_back(cluster.resource_names().name(static_cast<ResourceId>(r)), std::to_string(node.resource_capacity[r]));
+    rows.emplace_back(cluster.resource_names().name(static_cast<ResourceId>(r)),
+                      std::to_string(node.resource_capacity[r]));
   }
   return rows;
 }

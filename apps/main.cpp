@@ -5,6 +5,7 @@
 // error.
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -13,8 +14,6 @@
 #include <iostream>
 #include <limits>
 #include <optional>
-
-#include <CLI/CLI.hpp>
 
 #include "apps/scenario_run.h"
 #include "apps/summary_table.h"
@@ -84,10 +83,12 @@ class ProgressBar {
     if (until_ != kTimeNever) {
       const double fraction = static_cast<double>(now) / static_cast<double>(until_);
       const int filled = static_cast<int>(fraction * 30);
-      line += "[" + std::string(static_cast<std::size_t>(filled), '#') + std::string(static_cast<std::size_t>(30 - filled), '.') +
-              "] " + std::to_string(static_cast<int>(fraction * 100)) + "%  ";
+      line += "[" + std::string(static_cast<std::size_t>(filled), '#') +
+              std::string(static_cast<std::size_t>(30 - filled), '.') + "] " +
+              std::to_string(static_cast<int>(fraction * 100)) + "%  ";
     }
-    line += "sim " + format_duration(now) + "  " + std::to_string(run_.runtime().counters().completed) + " jobs done   ";
+    line +=
+        "sim " + format_duration(now) + "  " + std::to_string(run_.runtime().counters().completed) + " jobs done   ";
     std::fputs(line.c_str(), stderr);
   }
   void finish() {
@@ -166,7 +167,8 @@ int command_generate(const ScenarioArgs& args, const std::string& output) {
     std::remove(temp.c_str());
     throw;
   }
-  if (std::rename(temp.c_str(), output.c_str()) != 0) throw InputError(output, "", "cannot rename the trace into place");
+  if (std::rename(temp.c_str(), output.c_str()) != 0)
+    throw InputError(output, "", "cannot rename the trace into place");
   std::cerr << "wrote " << written << " jobs to " << output << "\n";
   return 0;
 }

@@ -12,8 +12,8 @@ namespace sharesim {
 std::string_view sharesim_version() { return SHARESIM_VERSION; }
 
 ScenarioRun::ScenarioRun(const Scenario& scenario, const GpuCatalog& catalog) : scenario_(scenario) {
-  cluster_ = std::make_unique<Cluster>(scenario_.node_pools, catalog, make_sharing_factory(scenario_.file),
-                                       scenario_.file);
+  cluster_ =
+      std::make_unique<Cluster>(scenario_.node_pools, catalog, make_sharing_factory(scenario_.file), scenario_.file);
   workload_context_ = std::make_unique<WorkloadContext>(shapes_, origins_, cluster_->resource_names(), catalog,
                                                         scenario_.file, scenario_.base_dir, scenario_.seed);
   workload_context_->capacity_check = [cluster = cluster_.get()](const PodShape& shape, std::uint32_t pods) {

@@ -4,11 +4,10 @@
 // The command-line front end and the tests drive runs through this class.
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "sim/cluster/cluster.h"
 #include "sim/core/simulator.h"

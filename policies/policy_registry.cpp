@@ -25,9 +25,9 @@ void reject_unknown_keys(const nlohmann::json& config, std::initializer_list<con
     if (!known) {
       std::string list;
       for (const char* name : allowed) list += std::string(list.empty() ? "" : ", ") + "\"" + name + "\"";
-      throw InputError(file, pointer + "/" + key,
-                       "unknown key \"" + key + "\" for sharing policy \"" + config.value("policy", "") +
-                           "\"; allowed: " + list);
+      throw InputError(
+          file, pointer + "/" + key,
+          "unknown key \"" + key + "\" for sharing policy \"" + config.value("policy", "") + "\"; allowed: " + list);
     }
   }
 }
@@ -58,8 +58,9 @@ const PolicyEntry& find_policy(const NodePoolSpec& pool, const std::string& file
   for (const PolicyEntry& entry : kPolicies) known += std::string(known.empty() ? "" : ", ") + "\"" + entry.name + "\"";
   for (const char* planned : kPlannedPolicies) {
     if (name == planned) {
-      throw InputError(file, pointer,
-                       "sharing policy \"" + name + "\" is not implemented in this version of sharesim; available: " + known);
+      throw InputError(
+          file, pointer,
+          "sharing policy \"" + name + "\" is not implemented in this version of sharesim; available: " + known);
     }
   }
   throw InputError(file, pointer, "unknown sharing policy \"" + name + "\"; expected one of " + known);

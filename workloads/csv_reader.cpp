@@ -111,7 +111,9 @@ namespace sharesim {
 SimTime CsvReader::seconds(std::string_view column) const {
   const std::string& text = field(column);
   // Exact decimal: whole seconds, then at most nine fraction digits.
-  const auto bad = [&]() { fail(column, "expected seconds (a decimal number >= 0 with at most 9 decimals), found \"" + text + "\""); };
+  const auto bad = [&]() {
+    fail(column, "expected seconds (a decimal number >= 0 with at most 9 decimals), found \"" + text + "\"");
+  };
   const std::size_t point = text.find('.');
   const std::string whole = text.substr(0, point);
   const std::string fraction = point == std::string::npos ? "" : text.substr(point + 1);

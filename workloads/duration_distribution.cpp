@@ -25,8 +25,9 @@ std::vector<SimTime> read_duration_samples(const std::string& path) {
     double seconds = 0;
     const auto [ptr, ec] = std::from_chars(line.data() + begin, line.data() + end, seconds);
     if (ec != std::errc() || ptr != line.data() + end || !std::isfinite(seconds) || seconds < 0 || seconds > 9e9) {
-      throw InputError(path, std::to_string(line_number) + ":" + std::to_string(begin + 1),
-                       "expected a duration in seconds (a number >= 0), found \"" + line.substr(begin, end - begin) + "\"");
+      throw InputError(
+          path, std::to_string(line_number) + ":" + std::to_string(begin + 1),
+          "expected a duration in seconds (a number >= 0), found \"" + line.substr(begin, end - begin) + "\"");
     }
     samples.push_back(seconds_to_time(seconds));
   }
@@ -64,10 +65,14 @@ DurationDistribution DurationDistribution::from_json(const nlohmann::json& spec,
 
 SimTime DurationDistribution::draw(RandomStream& rng) const {
   switch (kind_) {
-    case Kind::Exponential: return seconds_to_time(rng.exponential(mean_s_));
-    case Kind::Lognormal: return seconds_to_time(rng.lognormal(mean_s_, cv_));
-    case Kind::Constant: return seconds_to_time(mean_s_);
-    case Kind::Empirical: return samples_[rng.uniform_index(samples_.size())];
+    case Kind::Exponential:
+      return seconds_to_time(rng.exponential(mean_s_));
+    case Kind::Lognormal:
+      return seconds_to_time(rng.lognormal(mean_s_, cv_));
+    case Kind::Constant:
+      return seconds_to_time(mean_s_);
+    case Kind::Empirical:
+      return samples_[rng.uniform_index(samples_.size())];
   }
   return 0;
 }

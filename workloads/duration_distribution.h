@@ -2,10 +2,9 @@
 // Standalone job durations (work on whole GPUs of the job's type), drawn per job.
 // `{"dist": "exponential", "mean_s": m}`, `{"dist": "lognormal", "mean_s": m, "cv": c}`,
 // `{"dist": "constant", "mean_s": m}`, `{"dist": "empirical", "file": "samples.txt"}`.
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "sim/core/random_stream.h"
 #include "sim/core/sim_time.h"

@@ -5,7 +5,8 @@
 namespace sharesim {
 
 ExplicitJobs::ExplicitJobs(std::vector<JobSpec> jobs) : jobs_(std::move(jobs)) {
-  std::stable_sort(jobs_.begin(), jobs_.end(), [](const JobSpec& a, const JobSpec& b) { return a.arrival < b.arrival; });
+  std::stable_sort(jobs_.begin(), jobs_.end(),
+                   [](const JobSpec& a, const JobSpec& b) { return a.arrival < b.arrival; });
 }
 
 bool ExplicitJobs::next(JobSpec& out) {

@@ -5,7 +5,7 @@
 namespace sharesim {
 namespace {
 
-const std::vector<std::string> kColumns{"origin",   "sequence",   "kind",        "submit_s", "duration_s", "pods",
+const std::vector<std::string> kColumns{"origin",       "sequence",  "kind",       "submit_s",    "duration_s", "pods",
                                         "gpus_per_pod", "cpu_milli", "memory_mib", "gpu_product", "priority"};
 
 }  // namespace
@@ -26,24 +26,24 @@ bool NativeTraceReader::next(JobSpec& out) {
   out.sequence = static_cast<std::uint32_t>(csv_.integer("sequence", 0, UINT32_MAX));
   // Job names are "<origin>-<sequence>": two rows with the same pair would share a name.
   if (!seen_names_.insert((std::uint64_t{out.origin} << 32) | out.sequence).second) {
-    csv_.fail("sequence", "expected each (origin, sequence) pair once, found " + origin + "-" +
-                              csv_.field("sequence") + " again");
+    csv_.fail("sequence",
+              "expected each (origin, sequence) pair once, found " + origin + "-" + csv_.field("sequence") + " again");
   }
   out.arrival = csv_.seconds("submit_s");
   if (out.arrival < last_submit_) {
     std::string previous;
     append_seconds(previous, last_submit_);
-    csv_.fail("submit_s", "expected rows in non-decreasing submit_s order, found " + csv_.field("submit_s") +
-                              " after " + previous);
+    csv_.fail("submit_s",
+              "expected rows in non-decreasing submit_s order, found " + csv_.field("submit_s") + " after " + previous);
   }
   last_submit_ = out.arrival;
   out.work = csv_.seconds("duration_s");
   out.pods = static_cast<std::uint32_t>(csv_.integer("pods", 1, UINT32_MAX));
   out.priority = static_cast<std::int32_t>(csv_.integer("priority", INT32_MIN, INT32_MAX));
   const std::string location = "line " + std::to_string(csv_.line_number()) + ", column gpu_product";
-  out.shape = context_.shape_from_values(csv_.integer("gpus_per_pod", 0, 64), csv_.integer("cpu_milli", 0),
-                                         csv_.integer("memory_mib", 0), csv_.field("gpu_product"), csv_.path(),
-                                         location);
+  out.shape =
+      context_.shape_from_values(csv_.integer("gpus_per_pod", 0, 64), csv_.integer("cpu_milli", 0),
+                                 csv_.integer("memory_mib", 0), csv_.field("gpu_product"), csv_.path(), location);
   // A pod no node could ever hold would wait forever: an input error, as in a scenario.
   if (const std::string problem = context_.capacity_problem(out.shape, out.pods); !problem.empty()) {
     csv_.fail("gpus_per_pod", problem);

@@ -29,9 +29,9 @@ class PoissonGenerator final : public JobSource {
 
  private:
   PoissonGeneratorConfig config_;
-  RandomStream arrivals_;   // separate streams: changing the duration law keeps arrival times
+  RandomStream arrivals_;  // separate streams: changing the duration law keeps arrival times
   RandomStream durations_;
-  double clock_s_ = 0;      // time of the last arrival, in seconds since start
+  double clock_s_ = 0;  // time of the last arrival, in seconds since start
   std::uint64_t emitted_ = 0;
 };
 

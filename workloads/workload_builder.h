@@ -2,9 +2,8 @@
 // Turns a scenario's `workload` section (already schema-checked) into job sources:
 // Poisson generators, explicit jobs, a native trace.
 #include <memory>
-#include <vector>
-
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "sim/runtime/job_source.h"
 #include "workloads/workload_context.h"

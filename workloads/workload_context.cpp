@@ -20,7 +20,8 @@ std::uint32_t WorkloadContext::shape_from_values(std::int64_t gpus, std::int64_t
   shape.memory_mib = memory_mib;
   if (!gpu_model_id.empty()) {
     const GpuModel* model = catalog.find(gpu_model_id);
-    if (model == nullptr) throw InputError(file, where, "unknown GPU model \"" + gpu_model_id + "\" (see `sharesim gpus`)");
+    if (model == nullptr)
+      throw InputError(file, where, "unknown GPU model \"" + gpu_model_id + "\" (see `sharesim gpus`)");
     shape.gpu_product = model->product;
     shape.gpu_model_id = model->id;
   }

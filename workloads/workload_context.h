@@ -4,11 +4,10 @@
 // scenario lives (relative paths, error messages).
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "sim/cluster/gpu_catalog.h"
 #include "sim/cluster/resource_names.h"

@@ -31,8 +31,8 @@ Cluster::Cluster(const std::vector<NodePoolSpec>& pools, const GpuCatalog& catal
     pool.sharing = spec.sharing;
     pool.topology = std::make_shared<NodeTopology>(kind, pool.gpus_per_node);
     const auto pool_index = static_cast<std::uint32_t>(pools_.size());
-    const std::uint32_t per_rack = spec.nodes_per_rack > 0 ? static_cast<std::uint32_t>(spec.nodes_per_rack)
-                                                           : pool.node_count;
+    const std::uint32_t per_rack =
+        spec.nodes_per_rack > 0 ? static_cast<std::uint32_t>(spec.nodes_per_rack) : pool.node_count;
     for (std::uint32_t n = 0; n < pool.node_count; ++n) {
       Node node;
       node.index = static_cast<std::uint32_t>(nodes_.size());

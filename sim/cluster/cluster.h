@@ -26,7 +26,7 @@ struct GpuResource {
 };
 
 struct Gpu {
-  std::uint32_t index = 0;        // cluster-wide
+  std::uint32_t index = 0;  // cluster-wide
   std::uint32_t node = 0;
   std::uint32_t local_index = 0;  // index within its node
   const GpuModel* model = nullptr;
@@ -77,8 +77,8 @@ struct NodePool {
 
 // Makes the sharing-policy object of one GPU. Supplied by policies/ (sim/ knows none).
 // Throws InputError for a bad `sharing` config (it knows the pool's JSON pointer).
-using SharingFactory = std::function<std::unique_ptr<GpuSharing>(const NodePoolSpec& pool, const GpuModel& model,
-                                                                 ResourceNames& names)>;
+using SharingFactory =
+    std::function<std::unique_ptr<GpuSharing>(const NodePoolSpec& pool, const GpuModel& model, ResourceNames& names)>;
 
 class Cluster {
  public:

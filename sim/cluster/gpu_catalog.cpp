@@ -4,12 +4,11 @@
 #include <array>
 #include <cstddef>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "sim/scenario/did_you_mean.h"
 #include "sim/scenario/error_text.h"
@@ -55,8 +54,7 @@ constexpr std::array<FieldRule, 14> kEntryFields = {{
 constexpr std::string_view kSourceKey = "source";
 
 bool is_entry_field(std::string_view key) {
-  return std::any_of(kEntryFields.begin(), kEntryFields.end(),
-                     [&](const FieldRule& rule) { return rule.name == key; });
+  return std::any_of(kEntryFields.begin(), kEntryFields.end(), [&](const FieldRule& rule) { return rule.name == key; });
 }
 
 // "; did you mean "sm_count"?" for a near miss, "" when nothing is close enough to help;
@@ -101,9 +99,7 @@ class EntryReader {
 
   // Counts the simulator divides by or sizes things with: a zero would be a typo, not a GPU.
   std::int64_t positive_integer(std::string_view name) const { return integer(name, 1, "a positive integer"); }
-  std::int64_t non_negative_integer(std::string_view name) const {
-    return integer(name, 0, "a non-negative integer");
-  }
+  std::int64_t non_negative_integer(std::string_view name) const { return integer(name, 0, "a non-negative integer"); }
 
   double positive_number(std::string_view name) const { return number(name, false, "a number > 0"); }
   double non_negative_number(std::string_view name) const { return number(name, true, "a number >= 0"); }
@@ -125,8 +121,8 @@ class EntryReader {
     for (const auto& [key, citation] : value.items()) {
       const std::string citation_pointer = pointer_append(pointer, key);
       if (!is_entry_field(key)) {
-        fail(citation_pointer,
-             "expected a source for one of the GPU model fields, found unknown key " + quote(key) + suggestion(key, names));
+        fail(citation_pointer, "expected a source for one of the GPU model fields, found unknown key " + quote(key) +
+                                   suggestion(key, names));
       }
       if (!citation.is_string() || citation.get_ref<const std::string&>().empty()) {
         fail(citation_pointer, "expected a non-empty citation string, found " + describe_value(citation));
@@ -163,7 +159,8 @@ class EntryReader {
     const std::string where = field_pointer(name);
     const std::string problem_prefix = "expected " + std::string(expected) + ", found ";
     if (!value.is_number_integer()) fail(where, problem_prefix + describe_value(value));
-    if (value.is_number_unsigned() && value.get<std::uint64_t>() > std::uint64_t{std::numeric_limits<std::int64_t>::max()}) {
+    if (value.is_number_unsigned() &&
+        value.get<std::uint64_t>() > std::uint64_t{std::numeric_limits<std::int64_t>::max()}) {
       fail(where, problem_prefix + describe_value(value) + " (too large)");
     }
     const auto result = value.get<std::int64_t>();
@@ -188,7 +185,8 @@ class EntryReader {
 
 GpuModel read_model(const std::string& origin, const std::string& pointer, const json& entry) {
   EntryReader reader(origin, pointer, entry);
-  if (!entry.is_object()) reader.fail(pointer, "expected an object describing one GPU model, found " + describe_value(entry));
+  if (!entry.is_object())
+    reader.fail(pointer, "expected an object describing one GPU model, found " + describe_value(entry));
   reader.reject_unknown_keys();
 
   GpuModel model;
@@ -232,8 +230,9 @@ GpuCatalog GpuCatalog::parse(std::string_view json_text, const std::string& orig
     if (key == "_about") {
       if (!value.is_string()) throw InputError(origin, "/_about", "expected a string, found " + describe_value(value));
     } else if (key != "gpus") {
-      throw InputError(origin, pointer_append("", key),
-                       "expected \"_about\" or \"gpus\", found unknown key " + quote(key) + suggestion(key, kTopLevelKeys));
+      throw InputError(
+          origin, pointer_append("", key),
+          "expected \"_about\" or \"gpus\", found unknown key " + quote(key) + suggestion(key, kTopLevelKeys));
     }
   }
   const auto gpus = document.find("gpus");
@@ -257,9 +256,7 @@ GpuCatalog GpuCatalog::parse(std::string_view json_text, const std::string& orig
   return catalog;
 }
 
-GpuCatalog GpuCatalog::load_file(const std::string& path) {
-  return parse(read_text_file(path), path);
-}
+GpuCatalog GpuCatalog::load_file(const std::string& path) { return parse(read_text_file(path), path); }
 
 const GpuCatalog& GpuCatalog::builtin() {
   // Parsed on first use, once; the embedded text was validated by the unit tests, so a failure
@@ -270,7 +267,8 @@ const GpuCatalog& GpuCatalog::builtin() {
 
 const GpuModel* GpuCatalog::find(std::string_view id) const {
   // A dozen models: a scan is as fast as a map and keeps file order for listings.
-  const auto found = std::find_if(models_.begin(), models_.end(), [&](const GpuModel& model) { return model.id == id; });
+  const auto found =
+      std::find_if(models_.begin(), models_.end(), [&](const GpuModel& model) { return model.id == id; });
   return found == models_.end() ? nullptr : &*found;
 }
 

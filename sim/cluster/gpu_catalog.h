@@ -12,20 +12,20 @@
 namespace sharesim {
 
 struct GpuModel {
-  std::string id;            // catalog key used in scenarios, e.g. "A100-80GB"
-  std::string product;       // nvidia-smi / GPU feature discovery name, e.g. "NVIDIA-A100-SXM4-80GB"
-  std::string architecture;  // "Ampere", "Hopper", ...
+  std::string id;                  // catalog key used in scenarios, e.g. "A100-80GB"
+  std::string product;             // nvidia-smi / GPU feature discovery name, e.g. "NVIDIA-A100-SXM4-80GB"
+  std::string architecture;        // "Ampere", "Hopper", ...
   std::string compute_capability;  // "8.0"
   std::int64_t sm_count = 0;
-  std::int64_t memory_mib = 0;       // total as nvidia-smi reports it, not the marketing size
-  double dram_bandwidth_gbps = 0;    // GB/s (1e9 bytes/s)
-  double fp32_tflops = 0;            // peak, non-tensor
-  double fp16_tensor_tflops = 0;     // dense FP16/BF16 tensor-core peak (0 = no tensor cores)
-  bool compute_preemption = false;   // instruction-level compute preemption (Pascal and later)
+  std::int64_t memory_mib = 0;            // total as nvidia-smi reports it, not the marketing size
+  double dram_bandwidth_gbps = 0;         // GB/s (1e9 bytes/s)
+  double fp32_tflops = 0;                 // peak, non-tensor
+  double fp16_tensor_tflops = 0;          // dense FP16/BF16 tensor-core peak (0 = no tensor cores)
+  bool compute_preemption = false;        // instruction-level compute preemption (Pascal and later)
   bool compute_policy_timeslice = false;  // `nvidia-smi compute-policy --set-timeslice` supported
-  std::int64_t mps_max_clients = 0;  // CUDA MPS client limit per device
+  std::int64_t mps_max_clients = 0;       // CUDA MPS client limit per device
   bool mig_supported = false;
-  std::int64_t mig_max_instances = 0;  // 0 when MIG is unsupported
+  std::int64_t mig_max_instances = 0;          // 0 when MIG is unsupported
   std::map<std::string, std::string> sources;  // field name -> citation
 };
 

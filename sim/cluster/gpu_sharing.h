@@ -31,9 +31,9 @@ struct DeviceAsk {
 
 // The demand vector of a resident's current phase (DESIGN.md "Contention model").
 struct PhaseDemand {
-  double sm = 1.0;            // fraction of the GPU's SMs it keeps busy when alone
-  double bw = 0.5;            // fraction of DRAM bandwidth it uses when alone
-  std::int64_t mem_mib = 0;   // device-memory footprint
+  double sm = 1.0;           // fraction of the GPU's SMs it keeps busy when alone
+  double bw = 0.5;           // fraction of DRAM bandwidth it uses when alone
+  std::int64_t mem_mib = 0;  // device-memory footprint
 
   bool operator==(const PhaseDemand&) const = default;
 };

@@ -42,16 +42,11 @@ std::string format_number(double value) {
 std::string yes_no(bool value) { return value ? "yes" : "no"; }
 
 Row row_of(const GpuModel& model) {
-  return {model.id,
-          model.architecture,
-          std::to_string(model.sm_count),
-          std::to_string(model.memory_mib),
-          format_number(model.dram_bandwidth_gbps),
-          format_number(model.fp32_tflops),
+  return {model.id, model.architecture, std::to_string(model.sm_count), std::to_string(model.memory_mib),
+          format_number(model.dram_bandwidth_gbps), format_number(model.fp32_tflops),
           // A dash, not 0: the GPU has no tensor cores, its FP16 runs on the CUDA cores.
           model.fp16_tensor_tflops > 0 ? format_number(model.fp16_tensor_tflops) : "-",
-          yes_no(model.compute_preemption),
-          yes_no(model.compute_policy_timeslice),
+          yes_no(model.compute_preemption), yes_no(model.compute_policy_timeslice),
           std::to_string(model.mps_max_clients),
           model.mig_supported ? "up to " + std::to_string(model.mig_max_instances) : "no"};
 }

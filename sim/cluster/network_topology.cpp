@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-
 namespace sharesim {
 
 NetworkTopology::NetworkTopology(const std::vector<std::uint32_t>& rack_of_node)

@@ -1,10 +1,9 @@
 #pragma once
 // The cluster network as a Boost.Graph graph: nodes under leaf (rack) switches under one
 // spine. Gang placement of multi-pod jobs asks it for hop counts to keep a job's pods close.
+#include <boost/graph/adjacency_list.hpp>
 #include <cstdint>
 #include <vector>
-
-#include <boost/graph/adjacency_list.hpp>
 
 namespace sharesim {
 

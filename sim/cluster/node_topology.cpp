@@ -1,11 +1,10 @@
 #include "sim/cluster/node_topology.h"
 
 #include <bit>
-#include <limits>
-#include <stdexcept>
-
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/floyd_warshall_shortest.hpp>
+#include <limits>
+#include <stdexcept>
 
 namespace sharesim {
 namespace {
@@ -65,9 +64,12 @@ bool parse_topology_kind(std::string_view text, TopologyKind& out) {
 
 std::string_view topology_kind_name(TopologyKind kind) {
   switch (kind) {
-    case TopologyKind::NvSwitch: return "nvswitch";
-    case TopologyKind::NvLinkPairs: return "nvlink-pairs";
-    case TopologyKind::Pcie: return "pcie";
+    case TopologyKind::NvSwitch:
+      return "nvswitch";
+    case TopologyKind::NvLinkPairs:
+      return "nvlink-pairs";
+    case TopologyKind::Pcie:
+      return "pcie";
   }
   return "?";
 }

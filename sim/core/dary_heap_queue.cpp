@@ -134,6 +134,4 @@ template class DaryHeapQueue<2>;
 template class DaryHeapQueue<4>;
 template class DaryHeapQueue<8>;
 
-
-
 }  // namespace sharesim

@@ -1,8 +1,8 @@
 #include "sim/core/radix_heap_queue.h"
 
 #include <algorithm>
-#include <memory>
 #include <bit>
+#include <memory>
 #include <stdexcept>
 
 namespace sharesim {
@@ -123,9 +123,8 @@ void RadixHeapQueue::rebuild(SimTime new_minimum) {
   dead_ = 0;
   minimum_ = new_minimum;
   // Bucket zero must be in sequence order: keys equal to the minimum, sorted.
-  std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
-    return a.time != b.time ? a.time < b.time : a.seq_slot < b.seq_slot;
-  });
+  std::sort(keys.begin(), keys.end(),
+            [](const Key& a, const Key& b) { return a.time != b.time ? a.time < b.time : a.seq_slot < b.seq_slot; });
   for (const Key& key : keys) place(key);
 }
 

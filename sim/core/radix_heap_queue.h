@@ -37,7 +37,7 @@ class RadixHeapQueue final : public EventQueue {
   static constexpr std::uint64_t kSlotMask = (std::uint64_t{1} << kSlotBits) - 1;
   static constexpr std::uint64_t kMaxSequence = (std::uint64_t{1} << (64 - kSlotBits)) - 1;
   static constexpr unsigned kDigitBits = 6;
-  static constexpr std::size_t kDigits = std::size_t{1} << kDigitBits;     // buckets per level
+  static constexpr std::size_t kDigits = std::size_t{1} << kDigitBits;        // buckets per level
   static constexpr std::size_t kLevels = (64 + kDigitBits - 1) / kDigitBits;  // 11
 
   // Keys carry the whole event (32 bytes), so popping one touches no other memory except
@@ -82,11 +82,11 @@ class RadixHeapQueue final : public EventQueue {
   void pop_bucket_zero_head(ScheduledEvent& out);
 
   std::array<std::vector<Key>, kLevels * kDigits + 1> buckets_;  // the last one is bucket zero
-  std::uint64_t level_mask_ = 0;                  // bit l: some bucket of level l holds keys
+  std::uint64_t level_mask_ = 0;                                 // bit l: some bucket of level l holds keys
   static constexpr std::size_t kMaskWords = (kDigits + 63) / 64;
   // bit d of level l: bucket (l, d) holds keys
   std::array<std::array<std::uint64_t, kMaskWords>, kLevels> digit_mask_{};
-  std::size_t bucket_zero_head_ = 0;              // next unread key of bucket zero
+  std::size_t bucket_zero_head_ = 0;  // next unread key of bucket zero
   SimTime minimum_ = 0;
   std::vector<std::uint32_t> slot_generation_;  // bumped when the slot's event runs or is cancelled
   std::vector<std::uint32_t> free_slots_;

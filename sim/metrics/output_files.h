@@ -2,9 +2,8 @@
 // Writes a run's output directory (docs/outputs.md): summary.json, jobs.csv, gpus.csv,
 // timeseries.csv and, when asked, events.csv. Each file is written to a temporary name and
 // renamed into place, so a failed run never leaves a half-written file behind.
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "sim/runtime/cluster_runtime.h"
 

@@ -36,13 +36,19 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, s
     OriginMetrics& origin = m.origins[job.spec.origin];
     ++origin.submitted;
     switch (job.state) {
-      case JobState::Pending: ++m.pending_at_end; break;
-      case JobState::Running: ++m.running_at_end; break;
+      case JobState::Pending:
+        ++m.pending_at_end;
+        break;
+      case JobState::Running:
+        ++m.running_at_end;
+        break;
       case JobState::Completed:
         ++m.completed;
         ++origin.completed;
         break;
-      case JobState::Failed: ++m.failed; break;
+      case JobState::Failed:
+        ++m.failed;
+        break;
     }
     if (job.start >= 0) {
       const double wait = time_to_seconds(job.start - job.spec.arrival);

@@ -11,10 +11,14 @@ namespace sharesim {
 
 std::string_view job_state_name(JobState state) {
   switch (state) {
-    case JobState::Pending: return "pending";
-    case JobState::Running: return "running";
-    case JobState::Completed: return "completed";
-    case JobState::Failed: return "failed";
+    case JobState::Pending:
+      return "pending";
+    case JobState::Running:
+      return "running";
+    case JobState::Completed:
+      return "completed";
+    case JobState::Failed:
+      return "failed";
   }
   return "?";
 }
@@ -64,7 +68,8 @@ void ClusterRuntime::pull_next_arrival(std::size_t source) {
 void ClusterRuntime::schedule_next_arrival() {
   std::size_t earliest = sources_.size();
   for (std::size_t s = 0; s < sources_.size(); ++s) {
-    if (source_has_next_[s] && (earliest == sources_.size() || next_arrival_[s].arrival < next_arrival_[earliest].arrival)) {
+    if (source_has_next_[s] &&
+        (earliest == sources_.size() || next_arrival_[s].arrival < next_arrival_[earliest].arrival)) {
       earliest = s;
     }
   }
@@ -107,8 +112,8 @@ bool ClusterRuntime::try_start(std::uint32_t job) {
     const PodPlacement& pod = pods_[p];
     for (std::uint32_t d = pod.first_device; d < pod.first_device + pod.device_count; ++d) {
       Gpu& gpu = cluster_.gpu(devices_[d].gpu);
-      gpu.residents.push_back(Resident{job, DeviceAsk{shape.gpu_resource, devices_[d].units, shape.gpu_units},
-                                       shape.demand, 0.0});
+      gpu.residents.push_back(
+          Resident{job, DeviceAsk{shape.gpu_resource, devices_[d].units, shape.gpu_units}, shape.demand, 0.0});
       ++gpu_usage_[gpu.index].jobs_started;
     }
   }
@@ -124,7 +129,8 @@ bool ClusterRuntime::try_start(std::uint32_t job) {
       std::vector<std::uint32_t> victims;
       for (std::size_t index : killed_scratch_) victims.push_back(gpu.residents[index].task);
       for (std::uint32_t victim : victims) {
-        if (jobs_[victim].state == JobState::Running) kill(victim, "OOM: out of GPU memory on " + cluster_.node(gpu.node).name);
+        if (jobs_[victim].state == JobState::Running)
+          kill(victim, "OOM: out of GPU memory on " + cluster_.node(gpu.node).name);
       }
       if (jobs_[job].state != JobState::Running) return true;  // it started and died at once
     }
@@ -182,7 +188,8 @@ void ClusterRuntime::update_gpu_usage(std::uint32_t gpu_index) {
   GpuUsage& usage = gpu_usage_[gpu_index];
   const SimTime now = sim_.now();
   const bool allocated = !gpu.residents.empty();
-  const bool busy = std::any_of(gpu.residents.begin(), gpu.residents.end(), [](const Resident& r) { return r.rate > 0; });
+  const bool busy =
+      std::any_of(gpu.residents.begin(), gpu.residents.end(), [](const Resident& r) { return r.rate > 0; });
   if (allocated && usage.allocated_since < 0) {
     usage.allocated_since = now;
     ++counters_.allocated_gpus;
@@ -263,7 +270,8 @@ void ClusterRuntime::schedule_pending() {
       const JobSpec& spec = jobs_[job].spec;
       if (!scheduler_.might_fit(spec)) return false;
       const std::pair<std::uint32_t, std::uint32_t> key{spec.shape, spec.pods};
-      if (std::find(failed_shapes_scratch_.begin(), failed_shapes_scratch_.end(), key) != failed_shapes_scratch_.end()) {
+      if (std::find(failed_shapes_scratch_.begin(), failed_shapes_scratch_.end(), key) !=
+          failed_shapes_scratch_.end()) {
         return false;
       }
       if (try_start(job)) return true;

@@ -34,7 +34,7 @@ struct JobRecord {
   EventId completion;
   std::uint32_t first_pod = 0;  // range in ClusterRuntime::pods()
   std::uint32_t pod_count = 0;
-  std::int32_t failure = -1;    // index into failure_reasons() when Failed
+  std::int32_t failure = -1;  // index into failure_reasons() when Failed
 };
 
 struct GpuUsage {
@@ -136,7 +136,7 @@ class ClusterRuntime {
   std::vector<std::unique_ptr<JobSource>> sources_;
   std::vector<JobSpec> next_arrival_;  // one buffered job per source
   std::vector<bool> source_has_next_;
-  SimTime last_job_event_ = 0;         // latest arrival, completion or failure
+  SimTime last_job_event_ = 0;  // latest arrival, completion or failure
 
   std::vector<JobRecord> jobs_;
   std::vector<PodPlacement> pods_;

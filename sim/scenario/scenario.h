@@ -5,11 +5,10 @@
 // that sim/ knows no particular workload class or sharing policy.
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "sim/cluster/gpu_catalog.h"
 #include "sim/core/sim_time.h"
@@ -31,19 +30,19 @@ struct NodePoolSpec {
 };
 
 struct SchedulerSpec {
-  std::string queue = "fifo";            // "fifo" | "priority"
-  std::string placement = "first-fit";   // "first-fit" | "binpack" | "spread"
+  std::string queue = "fifo";           // "fifo" | "priority"
+  std::string placement = "first-fit";  // "first-fit" | "binpack" | "spread"
 };
 
 struct OutputSpec {
-  std::string dir;                   // empty = none given (the CLI's -o may supply one)
-  SimTime timeseries_interval = 0;   // 0 = adaptive (ClusterRuntime::start)
+  std::string dir;                  // empty = none given (the CLI's -o may supply one)
+  SimTime timeseries_interval = 0;  // 0 = adaptive (ClusterRuntime::start)
   bool event_log = false;
 };
 
 struct Scenario {
-  std::string file;         // path the scenario was read from ("<string>" for in-memory text)
-  std::string base_dir;     // directory of `file`; relative paths inside the scenario resolve here
+  std::string file;                 // path the scenario was read from ("<string>" for in-memory text)
+  std::string base_dir;             // directory of `file`; relative paths inside the scenario resolve here
   nlohmann::ordered_json document;  // the whole document after --set overrides, keys in file order
                                     // (echoed into summary.json as written)
 

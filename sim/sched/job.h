@@ -36,12 +36,12 @@ struct JobOrigin {
 
 struct JobSpec {
   SimTime arrival = 0;
-  SimTime work = 0;              // standalone duration on whole GPUs of its type
-  std::uint32_t shape = 0;       // index into ShapeTable
-  std::uint32_t pods = 1;        // gang size: all pods are placed together or none is
+  SimTime work = 0;         // standalone duration on whole GPUs of its type
+  std::uint32_t shape = 0;  // index into ShapeTable
+  std::uint32_t pods = 1;   // gang size: all pods are placed together or none is
   std::int32_t priority = 0;
-  std::uint32_t origin = 0;      // index into the run's JobOrigin table
-  std::uint32_t sequence = 0;    // number within its origin
+  std::uint32_t origin = 0;    // index into the run's JobOrigin table
+  std::uint32_t sequence = 0;  // number within its origin
 };
 
 }  // namespace sharesim

@@ -34,10 +34,10 @@ std::string capacity_problem(const Cluster& cluster, const PodShape& shape, std:
     holdable += fit;
     if (holdable >= static_cast<std::int64_t>(pods)) return "";
   }
-  const std::string request = std::to_string(shape.gpu_units) + " " + cluster.resource_names().name(shape.gpu_resource) +
-                              ", " + std::to_string(shape.cpu_milli) + " cpu_milli and " +
-                              std::to_string(shape.memory_mib) + " memory_mib" +
-                              (shape.gpu_model_id.empty() ? "" : " on " + shape.gpu_model_id);
+  const std::string request = std::to_string(shape.gpu_units) + " " +
+                              cluster.resource_names().name(shape.gpu_resource) + ", " +
+                              std::to_string(shape.cpu_milli) + " cpu_milli and " + std::to_string(shape.memory_mib) +
+                              " memory_mib" + (shape.gpu_model_id.empty() ? "" : " on " + shape.gpu_model_id);
   if (holdable == 0) return "no node could ever hold a pod asking for " + request;
   return "a job's " + std::to_string(pods) + " pods (each " + request +
          ") must run together, but the whole cluster can hold at most " + std::to_string(holdable) + " at once";
@@ -47,7 +47,8 @@ Scheduler::Scheduler(Cluster& cluster, const ShapeTable& shapes, const Scheduler
                      const std::string& scenario_file)
     : cluster_(cluster), shapes_(shapes), pending_(spec.queue == "priority") {
   if (spec.queue != "fifo" && spec.queue != "priority") {
-    throw InputError(scenario_file, "/scheduler/queue", "expected one of \"fifo\", \"priority\", found \"" + spec.queue + "\"");
+    throw InputError(scenario_file, "/scheduler/queue",
+                     "expected one of \"fifo\", \"priority\", found \"" + spec.queue + "\"");
   }
   placement_ = make_placement_policy(spec.placement, cluster);
   if (!placement_) {
@@ -124,7 +125,8 @@ bool Scheduler::assign_devices(const PodShape& shape, const Node& node, std::vec
   }
   if (remaining == 0) return true;
   out.resize(start);
-  if (refusal != nullptr && refusal->empty()) *refusal = insufficient(cluster_.resource_names().name(shape.gpu_resource));
+  if (refusal != nullptr && refusal->empty())
+    *refusal = insufficient(cluster_.resource_names().name(shape.gpu_resource));
   return false;
 }
 
@@ -153,7 +155,8 @@ bool Scheduler::place_pod(const PodShape& shape, int preferred_rack, std::vector
   for (std::size_t d = device_start; d < devices.size(); ++d) {
     cluster_.allocate_units(devices[d].gpu, shape.gpu_resource, devices[d].units);
   }
-  pods.push_back({*chosen, static_cast<std::uint32_t>(device_start), static_cast<std::uint32_t>(devices.size() - device_start)});
+  pods.push_back(
+      {*chosen, static_cast<std::uint32_t>(device_start), static_cast<std::uint32_t>(devices.size() - device_start)});
   placement_->node_changed(*chosen);
   return true;
 }

@@ -10,7 +10,8 @@ class FirstFit final : public PlacementPolicy {
  public:
   explicit FirstFit(const Cluster& cluster) : indexes_(cluster) {}
   std::string_view name() const override { return "first-fit"; }
-  std::optional<std::uint32_t> choose(const PodShape& pod, const std::function<bool(std::uint32_t)>& feasible) override {
+  std::optional<std::uint32_t> choose(const PodShape& pod,
+                                      const std::function<bool(std::uint32_t)>& feasible) override {
     const FreeUnitsIndex& index = indexes_.get(pod.gpu_resource);
     for (std::size_t node = index.first_at_least(pod.gpu_units, 0); node != SIZE_MAX;
          node = index.first_at_least(pod.gpu_units, node + 1)) {

@@ -38,7 +38,8 @@ class OrderedPlacement final : public PlacementPolicy {
   };
   explicit OrderedPlacement(const Cluster& cluster) : indexes_(cluster) {}
   std::string_view name() const override { return MostFreeFirst ? "spread" : "binpack"; }
-  std::optional<std::uint32_t> choose(const PodShape& pod, const std::function<bool(std::uint32_t)>& feasible) override {
+  std::optional<std::uint32_t> choose(const PodShape& pod,
+                                      const std::function<bool(std::uint32_t)>& feasible) override {
     const Index& index = indexes_.get(pod.gpu_resource);
     const auto& order = index.order();
     // Binpack starts at the fewest free units that still fit; spread starts at the most and

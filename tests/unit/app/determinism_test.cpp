@@ -2,7 +2,6 @@
 // written by `generate` replays to the same run; named random streams keep one generator's
 // jobs unchanged when another generator is added.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <filesystem>
@@ -32,7 +31,8 @@ std::string read_file(const std::filesystem::path& path) {
 }
 
 std::filesystem::path temp_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("sharesim-test-" + name + "-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("sharesim-test-" + name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   return dir;
 }
@@ -77,7 +77,8 @@ TEST(Determinism, AddingAGeneratorLeavesAnotherGeneratorsJobsUnchanged) {
   std::vector<std::pair<SimTime, SimTime>> train_one, train_two;
   for (const JobRecord& job : run_one->runtime().jobs()) train_one.emplace_back(job.spec.arrival, job.spec.work);
   for (const JobRecord& job : run_two->runtime().jobs()) {
-    if (run_two->runtime().origins()[job.spec.origin].name == "train") train_two.emplace_back(job.spec.arrival, job.spec.work);
+    if (run_two->runtime().origins()[job.spec.origin].name == "train")
+      train_two.emplace_back(job.spec.arrival, job.spec.work);
   }
   EXPECT_EQ(train_one, train_two);
 }
@@ -115,8 +116,8 @@ InputError trace_error(const std::string& rows, int nodes = 1, int gpus = 1) {
         << rows;
   }
   try {
-    testing::run_text(testing::cluster_scenario(nodes, gpus, R"({"trace": {"format": "native", "path": ")" +
-                                                                     trace_path.string() + R"("}})"));
+    testing::run_text(testing::cluster_scenario(
+        nodes, gpus, R"({"trace": {"format": "native", "path": ")" + trace_path.string() + R"("}})"));
   } catch (const InputError& e) {
     std::filesystem::remove_all(dir);
     return InputError("trace.csv", e.where(), e.problem());
@@ -129,13 +130,15 @@ InputError trace_error(const std::string& rows, int nodes = 1, int gpus = 1) {
 TEST(NativeTrace, RowsThatCouldNeverRunAreErrors) {
   const InputError too_wide = trace_error("a,0,training,0,60,1,2,0,0,,0\n", 2, 1);
   EXPECT_EQ(too_wide.where(), "line 2, column gpus_per_pod");
-  EXPECT_EQ(too_wide.problem(), "no node could ever hold a pod asking for 2 nvidia.com/gpu, 0 cpu_milli and 0 memory_mib");
+  EXPECT_EQ(too_wide.problem(),
+            "no node could ever hold a pod asking for 2 nvidia.com/gpu, 0 cpu_milli and 0 memory_mib");
   const InputError gang = trace_error("a,0,training,0,60,3,1,0,0,,0\n", 2, 1);
   EXPECT_EQ(gang.problem(),
             "a job's 3 pods (each 1 nvidia.com/gpu, 0 cpu_milli and 0 memory_mib) must run together, but the whole "
             "cluster can hold at most 2 at once");
   const InputError other_model = trace_error("a,0,training,0,60,1,1,0,0,T4,0\n");
-  EXPECT_EQ(other_model.problem(), "no node could ever hold a pod asking for 1 nvidia.com/gpu, 0 cpu_milli and 0 memory_mib on T4");
+  EXPECT_EQ(other_model.problem(),
+            "no node could ever hold a pod asking for 1 nvidia.com/gpu, 0 cpu_milli and 0 memory_mib on T4");
 }
 
 TEST(NativeTrace, DuplicateNamesAndOutOfRangeNumbersAreErrors) {
@@ -161,9 +164,11 @@ TEST(NativeTrace, SimultaneousArrivalsFromSeveralSourcesReplayInTheSameOrder) {
     out << "origin,sequence,kind,submit_s,duration_s,pods,gpus_per_pod,cpu_milli,memory_mib,gpu_product,priority\n"
         << "t,0,batch,0,5,1,1,0,0,,0\nt,1,batch,0,7,1,1,0,0,,0\nt,2,batch,1,2,1,1,0,0,,0\n";
   }
-  const std::string mixed = testing::cluster_scenario(1, 2, R"({"jobs": [
+  const std::string mixed = testing::cluster_scenario(1, 2,
+                                                      R"({"jobs": [
       {"name": "x", "replicas": 2, "duration": "10s"}, {"name": "y", "arrival": "1s", "duration": "3s"}],
-      "trace": {"format": "native", "path": ")" + first_trace.string() + R"("}})");
+      "trace": {"format": "native", "path": ")" + first_trace.string() +
+                                                          R"("}})");
   expect_trace_replays_identically(mixed, 1, 2, dir / "second.csv", 6);
   std::filesystem::remove_all(dir);
 }
@@ -179,8 +184,8 @@ TEST(NativeTrace, BadRowNamesFileLineAndColumn) {
         << "a,1,training,5,-3,1,1,0,0,,0\n";
   }
   try {
-    testing::run_text(testing::cluster_scenario(1, 1, R"({"trace": {"format": "native", "path": ")" +
-                                                          trace_path.string() + R"("}})"));
+    testing::run_text(testing::cluster_scenario(
+        1, 1, R"({"trace": {"format": "native", "path": ")" + trace_path.string() + R"("}})"));
     FAIL() << "expected an InputError";
   } catch (const InputError& e) {
     EXPECT_EQ(e.file(), trace_path.string());

@@ -11,9 +11,9 @@ using testing::cluster_scenario;
 using testing::run_text;
 
 TEST(KubernetesSemantics, DeploymentOfFiveTwoGpuPodsOnTwoFourGpuNodesLeavesOnePending) {
-  const auto run = run_text(cluster_scenario(
-      2, 4, R"({"jobs": [{"name": "web", "replicas": 5, "duration": "1h", "request": {"gpus": 2}}]})",
-      R"("until": "10m", )"));
+  const auto run = run_text(
+      cluster_scenario(2, 4, R"({"jobs": [{"name": "web", "replicas": 5, "duration": "1h", "request": {"gpus": 2}}]})",
+                       R"("until": "10m", )"));
   const auto& jobs = run->runtime().jobs();
   ASSERT_EQ(jobs.size(), 5u);
   int running = 0, pending = 0;
@@ -58,8 +58,9 @@ TEST(KubernetesSemantics, PendingReasonCountsEachFailingFilterPerNode) {
 TEST(KubernetesSemantics, MultiGpuPodTakesAllItsGpusOnOneNodeOrWaits) {
   // 2 nodes x 4 GPUs; a 3-GPU pod arrives first, then a 3-GPU pod: each fits on one node.
   // A third 3-GPU pod must wait even though 2 GPUs are free in total (1 + 1 on two nodes).
-  const auto run = run_text(cluster_scenario(
-      2, 4, R"({"jobs": [{"name": "j", "replicas": 3, "duration": "1h", "request": {"gpus": 3}}]})", R"("until": "30m", )"));
+  const auto run = run_text(
+      cluster_scenario(2, 4, R"({"jobs": [{"name": "j", "replicas": 3, "duration": "1h", "request": {"gpus": 3}}]})",
+                       R"("until": "30m", )"));
   const auto& jobs = run->runtime().jobs();
   EXPECT_EQ(jobs[0].state, JobState::Running);
   EXPECT_EQ(jobs[1].state, JobState::Running);

@@ -11,7 +11,8 @@ using testing::run_text;
 std::vector<std::string> nodes_of(const ScenarioRun& run) {
   std::vector<std::string> names;
   const auto& runtime = run.runtime();
-  for (const JobRecord& job : runtime.jobs()) names.push_back(run.cluster().node(runtime.pods()[job.first_pod].node).name);
+  for (const JobRecord& job : runtime.jobs())
+    names.push_back(run.cluster().node(runtime.pods()[job.first_pod].node).name);
   return names;
 }
 

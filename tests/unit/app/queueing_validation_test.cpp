@@ -38,7 +38,8 @@ struct Estimate {
   double standard_error;
 };
 
-Estimate replicated_mean_wait(int nodes, int gpus_per_node, double rate, double mean_service, int jobs, int replications) {
+Estimate replicated_mean_wait(int nodes, int gpus_per_node, double rate, double mean_service, int jobs,
+                              int replications) {
   const std::string workload = R"({"generators": [{"kind": "training", "count": )" + std::to_string(jobs) +
                                R"(, "arrival": {"process": "poisson", "rate_per_s": )" + std::to_string(rate) +
                                R"(}, "duration": {"dist": "exponential", "mean_s": )" + std::to_string(mean_service) +

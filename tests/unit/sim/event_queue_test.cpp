@@ -50,8 +50,7 @@ TYPED_TEST(EventQueueTest, PopsInTimeOrderAgainstSortedReference) {
     queue.push(t, &r, i);
     reference.emplace_back(t, i);
   }
-  std::stable_sort(reference.begin(), reference.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(reference.begin(), reference.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   const auto order = drain(queue);
   ASSERT_EQ(order.size(), reference.size());
   for (std::size_t i = 0; i < order.size(); ++i) EXPECT_EQ(order[i], reference[i].second) << i;

@@ -1,14 +1,14 @@
 #include "sim/cluster/gpu_catalog.h"
 
+#include <gtest/gtest.h>
+
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "sim/cluster/gpu_table.h"
 #include "sim/scenario/input_error.h"
@@ -32,9 +32,9 @@ const GpuModel& model(const std::string& id) {
 // ---- the builtin catalog --------------------------------------------------------------
 
 TEST(GpuCatalogBuiltin, LoadsEveryRequiredModelInFileOrder) {
-  const std::vector<std::string> expected = {"A100-40GB", "A100-80GB", "H100-80GB", "H100-PCIe",
-                                             "H200-141GB", "L4",       "T4",        "V100-16GB",
-                                             "V100-32GB",  "A10",      "P100",      "RTX3060-Laptop"};
+  const std::vector<std::string> expected = {"A100-40GB",  "A100-80GB", "H100-80GB", "H100-PCIe",
+                                             "H200-141GB", "L4",        "T4",        "V100-16GB",
+                                             "V100-32GB",  "A10",       "P100",      "RTX3060-Laptop"};
   EXPECT_EQ(GpuCatalog::builtin().ids(), expected);
   EXPECT_EQ(GpuCatalog::builtin().models().size(), 12U);
   EXPECT_EQ(GpuCatalog::builtin().find("A100-80G"), nullptr);

@@ -21,14 +21,14 @@ TEST(ParseDuration, AcceptsEveryUnit) {
 
 TEST(ParseDuration, RejectsMalformedText) {
   EXPECT_FALSE(parse_duration(""));
-  EXPECT_FALSE(parse_duration("90"));       // no unit
-  EXPECT_FALSE(parse_duration("s"));        // no number
-  EXPECT_FALSE(parse_duration("-5s"));      // negative
-  EXPECT_FALSE(parse_duration("5 s"));      // space
-  EXPECT_FALSE(parse_duration("5sec"));     // unknown unit
-  EXPECT_FALSE(parse_duration("1.2.3s"));   // two points
+  EXPECT_FALSE(parse_duration("90"));                     // no unit
+  EXPECT_FALSE(parse_duration("s"));                      // no number
+  EXPECT_FALSE(parse_duration("-5s"));                    // negative
+  EXPECT_FALSE(parse_duration("5 s"));                    // space
+  EXPECT_FALSE(parse_duration("5sec"));                   // unknown unit
+  EXPECT_FALSE(parse_duration("1.2.3s"));                 // two points
   EXPECT_FALSE(parse_duration("99999999999999999999d"));  // overflow
-  EXPECT_FALSE(parse_duration("200000w"));  // > int64 ns
+  EXPECT_FALSE(parse_duration("200000w"));                // > int64 ns
 }
 
 TEST(FormatDuration, RoundTripsWholeUnits) {

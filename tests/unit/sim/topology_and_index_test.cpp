@@ -49,9 +49,9 @@ TEST(NodeTopology, DistancesFollowTheInterconnect) {
 
 TEST(NodeTopology, ChoosesTheBestConnectedFreeGpus) {
   const NodeTopology pcie(TopologyKind::Pcie, 8);
-  EXPECT_EQ(pcie.choose_gpus(0xFF, 4), 0x0Fu);         // one socket
-  EXPECT_EQ(pcie.choose_gpus(0b11111110, 2), 0b1100u);  // GPU 0 busy: the intact switch pair 2,3
-  EXPECT_EQ(pcie.choose_gpus(0b00000001, 2), 0u);       // not enough free
+  EXPECT_EQ(pcie.choose_gpus(0xFF, 4), 0x0Fu);            // one socket
+  EXPECT_EQ(pcie.choose_gpus(0b11111110, 2), 0b1100u);    // GPU 0 busy: the intact switch pair 2,3
+  EXPECT_EQ(pcie.choose_gpus(0b00000001, 2), 0u);         // not enough free
   EXPECT_EQ(pcie.choose_gpus(0b10100000, 1), 0b100000u);  // one GPU: the lowest free
 }
 
