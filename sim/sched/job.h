@@ -4,6 +4,7 @@
 // PodShape) so a job record stays small.
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/cluster/gpu_sharing.h"
@@ -25,7 +26,11 @@ struct PodShape {
 
 struct ShapeTable {
   std::vector<PodShape> shapes;
+  // Index of an equal shape, added if new. Hashed: a trace can hold thousands of shapes.
   std::uint32_t intern(const PodShape& shape);
+
+ private:
+  std::unordered_multimap<std::uint64_t, std::uint32_t> by_hash_;
 };
 
 // One origin of jobs (a generator, an explicit job list entry, a trace): names and classes.
