@@ -17,7 +17,6 @@
 
 #include "apps/scenario_run.h"
 #include "apps/summary_table.h"
-#include "policies/policy_registry.h"
 #include "sim/cluster/gpu_table.h"
 #include "sim/scenario/error_text.h"
 #include "sim/scenario/input_error.h"
@@ -65,7 +64,6 @@ Scenario load(const ScenarioArgs& args, const GpuCatalog& catalog) {
   for (const std::string& set : args.sets) overrides.push_back(parse_override(set));
   if (args.seed) overrides.push_back({"seed", std::to_string(parse_seed(*args.seed))});
   Scenario scenario = load_scenario_file(args.path, catalog, overrides);
-  validate_sharing(scenario.node_pools, scenario.file);
   return scenario;
 }
 

@@ -75,17 +75,6 @@ SharingFactory make_sharing_factory(const std::string& scenario_file) {
   };
 }
 
-void validate_sharing(const std::vector<NodePoolSpec>& pools, const std::string& scenario_file) {
-  ResourceNames scratch;
-  for (const NodePoolSpec& pool : pools) {
-    const PolicyEntry& entry = find_policy(pool, scenario_file);
-    // A catalog model is needed by policies that size themselves from it; any will do to
-    // check the config's shape, the real one is used when the cluster is built.
-    const GpuModel placeholder;
-    entry.make(pool.sharing, placeholder, scratch, scenario_file, pool.pointer + "/sharing");
-  }
-}
-
 std::vector<std::string> sharing_policy_names() {
   std::vector<std::string> names;
   for (const PolicyEntry& entry : kPolicies) names.emplace_back(entry.name);

@@ -12,9 +12,6 @@ namespace sharesim {
 // `scenario_file` and the JSON pointer of a bad or unknown setting.
 SharingFactory make_sharing_factory(const std::string& scenario_file);
 
-// Checks every pool's sharing config without building the cluster (sharesim validate).
-void validate_sharing(const std::vector<NodePoolSpec>& pools, const std::string& scenario_file);
-
 std::vector<std::string> sharing_policy_names();
 
 }  // namespace sharesim
