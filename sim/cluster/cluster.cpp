@@ -31,6 +31,8 @@ Cluster::Cluster(const std::vector<NodePoolSpec>& pools, const GpuCatalog& catal
     pool.sharing = spec.sharing;
     pool.topology = std::make_shared<NodeTopology>(kind, pool.gpus_per_node);
     const auto pool_index = static_cast<std::uint32_t>(pools_.size());
+    // A pool without GPUs makes no policy object below; its `sharing` config is checked anyway.
+    if (pool.gpus_per_node == 0) make_sharing(spec, *model, names_);
     const std::uint32_t per_rack =
         spec.nodes_per_rack > 0 ? static_cast<std::uint32_t>(spec.nodes_per_rack) : pool.node_count;
     for (std::uint32_t n = 0; n < pool.node_count; ++n) {
