@@ -100,7 +100,8 @@ std::string timeseries_csv(const ClusterRuntime& runtime) {
   std::string out = "time_s,pending,running,completed,allocated_gpus,busy_gpus\n";
   for (const TimeseriesSample& s : runtime.timeseries()) {
     append_seconds(out, s.time);
-    for (std::uint64_t value : {s.pending, s.running, s.completed, s.allocated_gpus, s.busy_gpus}) {
+    const RuntimeCounters& c = s.counters;
+    for (std::uint64_t value : {s.pending, c.running, c.completed, c.allocated_gpus, c.busy_gpus}) {
       out += ',';
       append_integer(out, value);
     }

@@ -281,9 +281,12 @@ void ClusterRuntime::schedule_pending() {
   } while (freed_by_kill_);
 }
 
+TimeseriesSample ClusterRuntime::sample_at(SimTime time) const {
+  return TimeseriesSample{time, scheduler_.pending().size(), counters_};
+}
+
 void ClusterRuntime::on_sample() {
-  samples_.push_back(TimeseriesSample{sim_.now(), scheduler_.pending().size(), counters_.running, counters_.completed,
-                                      counters_.allocated_gpus, counters_.busy_gpus});
+  samples_.push_back(sample_at(sim_.now()));
   if (adaptive_sampling_ && samples_.size() >= kMaxSamples) {
     // Samples sit at multiples of the period from 0: keeping the even ones leaves multiples
     // of twice the period.
@@ -314,8 +317,7 @@ void ClusterRuntime::finish(SimTime end) {
   }
   while (!samples_.empty() && samples_.back().time > end) samples_.pop_back();
   if (samples_.empty() || samples_.back().time != end) {
-    samples_.push_back(TimeseriesSample{end, scheduler_.pending().size(), counters_.running, counters_.completed,
-                                        counters_.allocated_gpus, counters_.busy_gpus});
+    samples_.push_back(sample_at(end));
   }
 }
 

@@ -56,11 +56,8 @@ struct RuntimeCounters {
 
 struct TimeseriesSample {
   SimTime time = 0;
-  std::uint64_t pending = 0;
-  std::uint64_t running = 0;
-  std::uint64_t completed = 0;
-  std::uint64_t allocated_gpus = 0;
-  std::uint64_t busy_gpus = 0;
+  std::uint64_t pending = 0;  // jobs in the scheduler's queue
+  RuntimeCounters counters;
 };
 
 class ClusterRuntime {
@@ -115,6 +112,7 @@ class ClusterRuntime {
   void on_arrival(std::size_t source);
   void on_completion(std::uint32_t job);
   void on_sample();
+  TimeseriesSample sample_at(SimTime time) const;
 
   bool try_start(std::uint32_t job);
   void schedule_pending();

@@ -39,6 +39,7 @@ class Scheduler {
   Scheduler(Cluster& cluster, const ShapeTable& shapes, const SchedulerSpec& spec, const std::string& scenario_file);
 
   PendingQueue& pending() { return pending_; }
+  const PendingQueue& pending() const { return pending_; }
   const PlacementPolicy& placement() const { return *placement_; }
 
   // Places every pod of `job` or none. On success the cluster is allocated, `pods` gets one

@@ -30,6 +30,13 @@ std::string read_file(const std::filesystem::path& path) {
   return buffer.str();
 }
 
+// A native trace file with the format's header and the given rows.
+void write_trace(const std::filesystem::path& path, const std::string& rows) {
+  std::ofstream out(path);
+  out << "origin,sequence,kind,submit_s,duration_s,pods,gpus_per_pod,cpu_milli,memory_mib,gpu_product,priority\n"
+      << rows;
+}
+
 std::filesystem::path temp_dir(const std::string& name) {
   const auto dir =
       std::filesystem::temp_directory_path() / ("sharesim-test-" + name + "-" + std::to_string(::getpid()));
@@ -110,11 +117,7 @@ InputError trace_error(const std::string& rows, int nodes = 1, int gpus = 1) {
   const auto dir = temp_dir("tracecheck");
   std::filesystem::create_directories(dir);
   const auto trace_path = dir / "trace.csv";
-  {
-    std::ofstream out(trace_path);
-    out << "origin,sequence,kind,submit_s,duration_s,pods,gpus_per_pod,cpu_milli,memory_mib,gpu_product,priority\n"
-        << rows;
-  }
+  write_trace(trace_path, rows);
   try {
     testing::run_text(testing::cluster_scenario(
         nodes, gpus, R"({"trace": {"format": "native", "path": ")" + trace_path.string() + R"("}})"));
@@ -159,11 +162,7 @@ TEST(NativeTrace, SimultaneousArrivalsFromSeveralSourcesReplayInTheSameOrder) {
   const auto dir = temp_dir("ties");
   std::filesystem::create_directories(dir);
   const auto first_trace = dir / "first.csv";
-  {
-    std::ofstream out(first_trace);
-    out << "origin,sequence,kind,submit_s,duration_s,pods,gpus_per_pod,cpu_milli,memory_mib,gpu_product,priority\n"
-        << "t,0,batch,0,5,1,1,0,0,,0\nt,1,batch,0,7,1,1,0,0,,0\nt,2,batch,1,2,1,1,0,0,,0\n";
-  }
+  write_trace(first_trace, "t,0,batch,0,5,1,1,0,0,,0\nt,1,batch,0,7,1,1,0,0,,0\nt,2,batch,1,2,1,1,0,0,,0\n");
   const std::string mixed = testing::cluster_scenario(1, 2,
                                                       R"({"jobs": [
       {"name": "x", "replicas": 2, "duration": "10s"}, {"name": "y", "arrival": "1s", "duration": "3s"}],
@@ -177,12 +176,7 @@ TEST(NativeTrace, BadRowNamesFileLineAndColumn) {
   const auto dir = temp_dir("badtrace");
   std::filesystem::create_directories(dir);
   const auto trace_path = dir / "trace.csv";
-  {
-    std::ofstream out(trace_path);
-    out << "origin,sequence,kind,submit_s,duration_s,pods,gpus_per_pod,cpu_milli,memory_mib,gpu_product,priority\n"
-        << "a,0,training,0,60,1,1,0,0,,0\n"
-        << "a,1,training,5,-3,1,1,0,0,,0\n";
-  }
+  write_trace(trace_path, "a,0,training,0,60,1,1,0,0,,0\na,1,training,5,-3,1,1,0,0,,0\n");
   try {
     testing::run_text(testing::cluster_scenario(
         1, 1, R"({"trace": {"format": "native", "path": ")" + trace_path.string() + R"("}})"));
