@@ -16,6 +16,5 @@ struct SampleSummary {
 
 // Reorders `values` (partial sorts). An empty sample gives all zeros and count 0.
 SampleSummary summarize(std::vector<double>& values);
-double percentile(std::vector<double>& values, double fraction);
 
 }  // namespace sharesim
