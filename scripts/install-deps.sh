@@ -7,6 +7,7 @@ packages=(
   build-essential cmake
   libboost-graph-dev libeigen3-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  python3  # tests/cli/cli_test.sh reads JSON outputs with it
 )
 
 missing=()
