@@ -1,9 +1,12 @@
 #include "policies/policy_registry.h"
 
+#include <algorithm>
 #include <array>
-#include <functional>
+#include <optional>
 
 #include "policies/exclusive_policy.h"
+#include "sim/scenario/did_you_mean.h"
+#include "sim/scenario/error_text.h"
 #include "sim/scenario/input_error.h"
 
 namespace sharesim {
@@ -11,24 +14,20 @@ namespace {
 
 struct PolicyEntry {
   const char* name;
-  // Checks the config (throwing InputError) and returns a maker of per-GPU objects.
-  std::function<std::unique_ptr<GpuSharing>(const nlohmann::json& config, const GpuModel& model, ResourceNames& names,
-                                            const std::string& file, const std::string& pointer)>
-      make;
+  // Checks the config (throwing InputError) and makes one GPU's policy object.
+  std::unique_ptr<GpuSharing> (*make)(const nlohmann::json& config, const GpuModel& model, ResourceNames& names,
+                                      const std::string& file, const std::string& pointer);
 };
 
-void reject_unknown_keys(const nlohmann::json& config, std::initializer_list<const char*> allowed,
-                         const std::string& file, const std::string& pointer) {
+void reject_unknown_keys(const nlohmann::json& config, const std::vector<std::string>& allowed, const std::string& file,
+                         const std::string& pointer) {
   for (const auto& [key, value] : config.items()) {
-    bool known = false;
-    for (const char* name : allowed) known = known || key == name;
-    if (!known) {
-      std::string list;
-      for (const char* name : allowed) list += std::string(list.empty() ? "" : ", ") + "\"" + name + "\"";
-      throw InputError(
-          file, pointer + "/" + key,
-          "unknown key \"" + key + "\" for sharing policy \"" + config.value("policy", "") + "\"; allowed: " + list);
-    }
+    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+    const std::optional<std::string> suggestion = closest_match(key, allowed);
+    throw InputError(
+        file, pointer + "/" + key,
+        "unknown key " + quote(key) + " for sharing policy " + quote(config.value("policy", "")) +
+            (suggestion ? "; did you mean " + quote(*suggestion) + "?" : "; allowed: " + quoted_list(allowed)));
   }
 }
 
@@ -54,16 +53,19 @@ const PolicyEntry& find_policy(const NodePoolSpec& pool, const std::string& file
   for (const PolicyEntry& entry : kPolicies) {
     if (name == entry.name) return entry;
   }
-  std::string known;
-  for (const PolicyEntry& entry : kPolicies) known += std::string(known.empty() ? "" : ", ") + "\"" + entry.name + "\"";
+  const std::vector<std::string> known = sharing_policy_names();
   for (const char* planned : kPlannedPolicies) {
     if (name == planned) {
-      throw InputError(
-          file, pointer,
-          "sharing policy \"" + name + "\" is not implemented in this version of sharesim; available: " + known);
+      throw InputError(file, pointer,
+                       "sharing policy " + quote(name) +
+                           " is not implemented in this version of sharesim; available: " + quoted_list(known));
     }
   }
-  throw InputError(file, pointer, "unknown sharing policy \"" + name + "\"; expected one of " + known);
+  const std::optional<std::string> suggestion = closest_match(name, known);
+  throw InputError(
+      file, pointer,
+      "unknown sharing policy " + quote(name) + "; " +
+          (suggestion ? "did you mean " + quote(*suggestion) + "?" : "expected one of " + quoted_list(known)));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 
+#include "sim/scenario/error_text.h"
 #include "sim/scenario/input_error.h"
 
 namespace sharesim {
@@ -14,15 +15,19 @@ namespace {
 constexpr const char* kSelectorMismatch = "node(s) didn't match Pod's node affinity/selector";
 std::string insufficient(const std::string& resource) { return "Insufficient " + resource; }
 
+// The node selector on nvidia.com/gpu.product (NodeAffinity); an empty selector matches all.
+bool matches_selector(const PodShape& shape, const Node& node) {
+  if (shape.gpu_product.empty()) return true;
+  const auto label = node.labels.find("nvidia.com/gpu.product");
+  return label != node.labels.end() && label->second == shape.gpu_product;
+}
+
 }  // namespace
 
 std::string capacity_problem(const Cluster& cluster, const PodShape& shape, std::uint32_t pods) {
   std::int64_t holdable = 0;  // pods of this shape all nodes could hold at once when empty
   for (const Node& node : cluster.nodes()) {
-    if (!shape.gpu_product.empty()) {
-      const auto label = node.labels.find("nvidia.com/gpu.product");
-      if (label == node.labels.end() || label->second != shape.gpu_product) continue;
-    }
+    if (!matches_selector(shape, node)) continue;
     std::int64_t fit = std::numeric_limits<std::int64_t>::max();
     if (shape.gpu_units > 0) {
       const ResourceId r = shape.gpu_resource;
@@ -53,34 +58,24 @@ Scheduler::Scheduler(Cluster& cluster, const ShapeTable& shapes, const Scheduler
   placement_ = make_placement_policy(spec.placement, cluster);
   if (!placement_) {
     throw InputError(scenario_file, "/scheduler/placement",
-                     "expected one of \"first-fit\", \"binpack\", \"spread\", found \"" + spec.placement + "\"");
+                     "expected one of " + quoted_list(placement_policy_names()) + ", found " + quote(spec.placement));
   }
 }
 
-std::string Scheduler::filter_reason(const PodShape& shape, const Node& node) const {
-  if (!shape.gpu_product.empty()) {
-    const auto label = node.labels.find("nvidia.com/gpu.product");
-    if (label == node.labels.end() || label->second != shape.gpu_product) return kSelectorMismatch;
+void Scheduler::filter_reasons(const PodShape& shape, const Node& node, std::vector<std::string>& reasons) const {
+  if (!matches_selector(shape, node)) {
+    reasons.emplace_back(kSelectorMismatch);  // NodeAffinity runs first and stops the node there
+    return;
   }
-  std::string reasons;
-  const auto add = [&reasons](const std::string& reason) {
-    if (!reasons.empty()) reasons += '\n';
-    reasons += reason;
-  };
-  if (node.cpu_milli - node.cpu_allocated < shape.cpu_milli) add(insufficient("cpu"));
-  if (node.memory_mib - node.memory_allocated < shape.memory_mib) add(insufficient("memory"));
+  if (node.cpu_milli - node.cpu_allocated < shape.cpu_milli) reasons.push_back(insufficient("cpu"));
+  if (node.memory_mib - node.memory_allocated < shape.memory_mib) reasons.push_back(insufficient("memory"));
   if (shape.gpu_units > 0 && node.free_resource(shape.gpu_resource) < shape.gpu_units) {
-    add(insufficient(cluster_.resource_names().name(shape.gpu_resource)));
+    reasons.push_back(insufficient(cluster_.resource_names().name(shape.gpu_resource)));
   }
-  return reasons;
 }
 
 bool Scheduler::passes_filters(const PodShape& shape, const Node& node) const {
-  if (!shape.gpu_product.empty()) {
-    const auto label = node.labels.find("nvidia.com/gpu.product");
-    if (label == node.labels.end() || label->second != shape.gpu_product) return false;
-  }
-  return node.cpu_milli - node.cpu_allocated >= shape.cpu_milli &&
+  return matches_selector(shape, node) && node.cpu_milli - node.cpu_allocated >= shape.cpu_milli &&
          node.memory_mib - node.memory_allocated >= shape.memory_mib &&
          (shape.gpu_units == 0 || node.free_resource(shape.gpu_resource) >= shape.gpu_units);
 }
@@ -195,17 +190,12 @@ std::string Scheduler::explain_unschedulable(const JobSpec& job) const {
   std::map<std::string, std::size_t> histogram;  // reason -> nodes that gave it
   std::size_t fitting_nodes = 0;
   std::vector<DeviceAllocation> scratch;
+  std::vector<std::string> reasons;
   for (const Node& node : cluster_.nodes()) {
-    const std::string reasons = filter_reason(shape, node);
-    if (!reasons.empty()) {
-      std::size_t begin = 0;
-      while (begin <= reasons.size()) {
-        const std::size_t end = std::min(reasons.find('\n', begin), reasons.size());
-        ++histogram[reasons.substr(begin, end - begin)];
-        begin = end + 1;
-      }
-      continue;
-    }
+    reasons.clear();
+    filter_reasons(shape, node, reasons);
+    for (const std::string& reason : reasons) ++histogram[reason];
+    if (!reasons.empty()) continue;
     std::string refusal;
     scratch.clear();
     if (!assign_devices(shape, node, scratch, &refusal)) {

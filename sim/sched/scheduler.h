@@ -56,9 +56,9 @@ class Scheduler {
   bool might_fit(const JobSpec& job);
 
  private:
-  // Filter plugins on one node for one pod; returns "" when it passes, else the reasons
-  // (newline-separated). passes_filters() is the same test without building text.
-  std::string filter_reason(const PodShape& shape, const Node& node) const;
+  // Filter plugins on one node for one pod: appends each failing filter's reason (none when
+  // it passes). passes_filters() is the same test without building text.
+  void filter_reasons(const PodShape& shape, const Node& node, std::vector<std::string>& reasons) const;
   bool passes_filters(const PodShape& shape, const Node& node) const;
   // Chooses GPUs on the node for the pod; appends allocations; false when impossible.
   bool assign_devices(const PodShape& shape, const Node& node, std::vector<DeviceAllocation>& out,

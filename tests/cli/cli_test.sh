@@ -224,7 +224,7 @@ expect_bad_input "unknown GPU model" "$tmp/out-gpu" 'unknown GPU model "A100-80G
   run -q -o "$tmp/out-gpu" small.json --set cluster.node_pools.0.gpu=A100-80G
 expect_bad_input "negative arrival rate" "$tmp/out-rate" "/workload/generators/0/arrival/rate_per_s: " \
   run -q -o "$tmp/out-rate" small.json --set workload.generators.0.arrival.rate_per_s=-1
-expect_bad_input "unknown sharing policy" "$tmp/out-policy" 'unknown sharing policy "exclusiv"' \
+expect_bad_input "unknown sharing policy" "$tmp/out-policy" 'unknown sharing policy "exclusiv"; did you mean "exclusive"?' \
   run -q -o "$tmp/out-policy" small.json --set cluster.node_pools.0.sharing.policy=exclusiv
 expect_bad_input "unknown command-line option" "$tmp/out-option" "--bogus" \
   run -q -o "$tmp/out-option" small.json --bogus

@@ -22,7 +22,6 @@ class OrderedByFree {
   }
   std::int64_t key(std::int64_t free_units) const { return most_free_first_ ? -free_units : free_units; }
   const std::set<std::pair<std::int64_t, std::size_t>>& order() const { return order_; }
-  bool most_free_first() const { return most_free_first_; }
 
  private:
   std::vector<std::int64_t> free_;
