@@ -108,41 +108,35 @@ bool ClusterRuntime::try_start(std::uint32_t job) {
   rec.pod_count = static_cast<std::uint32_t>(pods_.size() - first_pod);
   ++counters_.running;
   const PodShape& shape = shapes_.shapes[rec.spec.shape];
-  for (std::uint32_t p = rec.first_pod; p < rec.first_pod + rec.pod_count; ++p) {
-    const PodPlacement& pod = pods_[p];
-    for (std::uint32_t d = pod.first_device; d < pod.first_device + pod.device_count; ++d) {
-      Gpu& gpu = cluster_.gpu(devices_[d].gpu);
-      gpu.residents.push_back(
-          Resident{job, DeviceAsk{shape.gpu_resource, devices_[d].units, shape.gpu_units}, shape.demand, 0.0});
-      ++gpu_usage_[gpu.index].jobs_started;
-    }
-  }
+  for_each_device(rec, [&](const DeviceAllocation& device) {
+    Gpu& gpu = cluster_.gpu(device.gpu);
+    gpu.residents.push_back(
+        Resident{job, DeviceAsk{shape.gpu_resource, device.units, shape.gpu_units}, shape.demand, 0.0});
+    ++gpu_usage_[gpu.index].jobs_started;
+  });
   if (event_log_ != nullptr) log("start", job, cluster_.node(pods_[first_pod].node).name);
   // Memory: a policy without isolation may fail an allocation here (question 4 of the policy).
-  for (std::uint32_t p = rec.first_pod; p < rec.first_pod + rec.pod_count; ++p) {
-    const PodPlacement& pod = pods_[p];
-    for (std::uint32_t d = pod.first_device; d < pod.first_device + pod.device_count; ++d) {
-      Gpu& gpu = cluster_.gpu(devices_[d].gpu);
-      killed_scratch_.clear();
-      gpu.sharing->on_join(gpu.residents, killed_scratch_);
-      if (killed_scratch_.empty()) continue;
-      std::vector<std::uint32_t> victims;
-      for (std::size_t index : killed_scratch_) victims.push_back(gpu.residents[index].task);
-      for (std::uint32_t victim : victims) {
-        if (jobs_[victim].state == JobState::Running)
-          kill(victim, "OOM: out of GPU memory on " + cluster_.node(gpu.node).name);
-      }
-      if (jobs_[job].state != JobState::Running) return true;  // it started and died at once
+  bool died_at_once = false;
+  for_each_device(rec, [&](const DeviceAllocation& device) {
+    if (died_at_once) return;
+    Gpu& gpu = cluster_.gpu(device.gpu);
+    killed_scratch_.clear();
+    gpu.sharing->on_join(gpu.residents, killed_scratch_);
+    if (killed_scratch_.empty()) return;
+    std::vector<std::uint32_t> victims;
+    for (std::size_t index : killed_scratch_) victims.push_back(gpu.residents[index].task);
+    for (std::uint32_t victim : victims) {
+      if (jobs_[victim].state == JobState::Running)
+        kill(victim, "OOM: out of GPU memory on " + cluster_.node(gpu.node).name);
     }
-  }
+    died_at_once = jobs_[job].state != JobState::Running;
+  });
+  if (died_at_once) return true;  // it started and was killed by its own allocation
   bool holds_gpus = false;
-  for (std::uint32_t p = rec.first_pod; p < rec.first_pod + rec.pod_count; ++p) {
-    const PodPlacement& pod = pods_[p];
-    for (std::uint32_t d = pod.first_device; d < pod.first_device + pod.device_count; ++d) {
-      refresh_gpu(devices_[d].gpu);
-      holds_gpus = true;
-    }
-  }
+  for_each_device(rec, [&](const DeviceAllocation& device) {
+    refresh_gpu(device.gpu);
+    holds_gpus = true;
+  });
   if (!holds_gpus) refresh_job(job);  // CPU-only: no GPU policy sets its rate
   return true;
 }
@@ -154,22 +148,22 @@ void ClusterRuntime::refresh_gpu(std::uint32_t gpu_index) {
   update_gpu_usage(gpu_index);
 }
 
+void ClusterRuntime::advance_progress(JobRecord& rec, SimTime time) {
+  rec.remaining_work = std::max(0.0, rec.remaining_work - rec.rate * static_cast<double>(time - rec.last_update));
+  rec.last_update = time;
+}
+
 void ClusterRuntime::refresh_job(std::uint32_t job) {
   JobRecord& rec = jobs_[job];
   const SimTime now = sim_.now();
-  rec.remaining_work = std::max(0.0, rec.remaining_work - rec.rate * static_cast<double>(now - rec.last_update));
-  rec.last_update = now;
+  advance_progress(rec, now);
   double rate = INFINITY;
-  for (std::uint32_t p = rec.first_pod; p < rec.first_pod + rec.pod_count; ++p) {
-    const PodPlacement& pod = pods_[p];
-    for (std::uint32_t d = pod.first_device; d < pod.first_device + pod.device_count; ++d) {
-      for (const Resident& resident : cluster_.gpu(devices_[d].gpu).residents) {
-        if (resident.task == job) rate = std::min(rate, resident.rate);
-      }
+  for_each_device(rec, [&](const DeviceAllocation& device) {
+    for (const Resident& resident : cluster_.gpu(device.gpu).residents) {
+      if (resident.task == job) rate = std::min(rate, resident.rate);
     }
-  }
-  if (!std::isfinite(rate)) rate = 0;  // no GPU: CPU-only jobs run at standalone speed
-  if (rec.pod_count > 0 && pods_[rec.first_pod].device_count == 0) rate = 1.0;
+  });
+  if (!std::isfinite(rate)) rate = 1.0;  // holds no GPU (CPU-only job): standalone speed
   if (rate == rec.rate && rec.completion.valid()) return;
   sim_.cancel(rec.completion);
   rec.rate = rate;
@@ -226,17 +220,16 @@ void ClusterRuntime::vacate(std::uint32_t job) {
   JobRecord& rec = jobs_[job];
   std::vector<std::uint32_t>& touched = vacated_gpus_scratch_;
   touched.clear();
+  for_each_device(rec, [&](const DeviceAllocation& device) {
+    Gpu& gpu = cluster_.gpu(device.gpu);
+    // erase (not swap-remove) keeps residents in arrival order, which round-robin policies use
+    gpu.residents.erase(
+        std::remove_if(gpu.residents.begin(), gpu.residents.end(), [job](const Resident& r) { return r.task == job; }),
+        gpu.residents.end());
+    touched.push_back(gpu.index);
+  });
   for (std::uint32_t p = rec.first_pod; p < rec.first_pod + rec.pod_count; ++p) {
-    const PodPlacement& pod = pods_[p];
-    for (std::uint32_t d = pod.first_device; d < pod.first_device + pod.device_count; ++d) {
-      Gpu& gpu = cluster_.gpu(devices_[d].gpu);
-      // erase (not swap-remove) keeps residents in arrival order, which round-robin policies use
-      gpu.residents.erase(std::remove_if(gpu.residents.begin(), gpu.residents.end(),
-                                         [job](const Resident& r) { return r.task == job; }),
-                          gpu.residents.end());
-      touched.push_back(gpu.index);
-    }
-    scheduler_.release_pod(rec.spec, pod, devices_);
+    scheduler_.release_pod(rec.spec, pods_[p], devices_);
   }
   for (std::uint32_t gpu : touched) refresh_gpu(gpu);
 }
@@ -310,10 +303,7 @@ void ClusterRuntime::finish(SimTime end) {
     usage.allocated_since = usage.busy_since = -1;
   }
   for (JobRecord& rec : jobs_) {
-    if (rec.state == JobState::Running) {
-      rec.remaining_work = std::max(0.0, rec.remaining_work - rec.rate * static_cast<double>(end - rec.last_update));
-      rec.last_update = end;
-    }
+    if (rec.state == JobState::Running) advance_progress(rec, end);
   }
   while (!samples_.empty() && samples_.back().time > end) samples_.pop_back();
   if (samples_.empty() || samples_.back().time != end) {

@@ -123,6 +123,16 @@ class ClusterRuntime {
   // Recomputes rates on one GPU and moves the completion events of its residents.
   void refresh_gpu(std::uint32_t gpu);
   void refresh_job(std::uint32_t job);
+  // Brings remaining work up to `time` at the job's current rate.
+  static void advance_progress(JobRecord& rec, SimTime time);
+  // Calls visit(device) for every GPU allocation of every pod of the job.
+  template <typename Visit>
+  void for_each_device(const JobRecord& rec, Visit&& visit) const {
+    for (std::uint32_t p = rec.first_pod; p < rec.first_pod + rec.pod_count; ++p) {
+      const PodPlacement& pod = pods_[p];
+      for (std::uint32_t d = pod.first_device; d < pod.first_device + pod.device_count; ++d) visit(devices_[d]);
+    }
+  }
   void update_gpu_usage(std::uint32_t gpu);
   void log(const char* event, std::uint32_t job, const std::string& detail);
 
