@@ -104,10 +104,6 @@ double CsvReader::number(std::string_view column, double min_value) const {
   return value;
 }
 
-}  // namespace sharesim
-
-namespace sharesim {
-
 SimTime CsvReader::seconds(std::string_view column) const {
   const std::string& text = field(column);
   // Exact decimal: whole seconds, then at most nine fraction digits.

@@ -1,6 +1,7 @@
 #include "workloads/workload_context.h"
 
 #include "sim/scenario/input_error.h"
+#include "sim/scenario/scenario_semantics.h"
 
 namespace sharesim {
 
@@ -20,8 +21,7 @@ std::uint32_t WorkloadContext::shape_from_values(std::int64_t gpus, std::int64_t
   shape.memory_mib = memory_mib;
   if (!gpu_model_id.empty()) {
     const GpuModel* model = catalog.find(gpu_model_id);
-    if (model == nullptr)
-      throw InputError(file, where, "unknown GPU model \"" + gpu_model_id + "\" (see `sharesim gpus`)");
+    if (model == nullptr) throw InputError(file, where, unknown_gpu_model_problem(gpu_model_id, catalog));
     shape.gpu_product = model->product;
     shape.gpu_model_id = model->id;
   }
@@ -33,10 +33,6 @@ std::uint32_t WorkloadContext::shape_from_request(const nlohmann::json& request,
                            request.value("memory_mib", std::int64_t{0}), request.value("gpu_product", std::string{}),
                            scenario_file, pointer + "/gpu_product");
 }
-
-}  // namespace sharesim
-
-namespace sharesim {
 
 std::string WorkloadContext::capacity_problem(std::uint32_t shape, std::uint32_t pods) {
   if (!capacity_check) return "";

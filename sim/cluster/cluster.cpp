@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "sim/scenario/input_error.h"
+#include "sim/scenario/scenario_semantics.h"
 
 namespace sharesim {
 
@@ -14,7 +15,7 @@ Cluster::Cluster(const std::vector<NodePoolSpec>& pools, const GpuCatalog& catal
   for (const NodePoolSpec& spec : pools) {
     const GpuModel* model = catalog.find(spec.gpu);
     if (model == nullptr) {
-      throw InputError(scenario_file, spec.pointer + "/gpu", "unknown GPU model \"" + spec.gpu + "\"");
+      throw InputError(scenario_file, spec.pointer + "/gpu", unknown_gpu_model_problem(spec.gpu, catalog));
     }
     TopologyKind kind = TopologyKind::Pcie;
     if (!parse_topology_kind(spec.topology, kind)) {
