@@ -61,35 +61,23 @@ std::size_t write_native_trace(std::ostream& out, std::vector<std::unique_ptr<Jo
   for (std::size_t s = 0; s < sources.size(); ++s) live[s] = sources[s]->next(heads[s]);
   std::size_t written = 0;
   while (true) {
-    std::size_t best = sources.size();
-    for (std::size_t s = 0; s < sources.size(); ++s) {
-      if (live[s] && (best == sources.size() || heads[s].arrival < heads[best].arrival)) best = s;
-    }
+    const std::size_t best = earliest_source(heads, live);
     if (best == sources.size()) break;
     const JobSpec& job = heads[best];
     const PodShape& shape = shapes.shapes[job.shape];
-    append_csv_field(text, origins[job.origin].name);
-    text += ',';
-    append_integer(text, job.sequence);
-    text += ',';
-    text += origins[job.origin].kind;
-    text += ',';
-    append_seconds(text, job.arrival);
-    text += ',';
-    append_seconds(text, job.work);
-    text += ',';
-    append_integer(text, job.pods);
-    text += ',';
-    append_integer(text, shape.gpu_units);
-    text += ',';
-    append_integer(text, shape.cpu_milli);
-    text += ',';
-    append_integer(text, shape.memory_mib);
-    text += ',';
-    text += shape.gpu_model_id;
-    text += ',';
-    append_integer(text, job.priority);
-    text += '\n';
+    CsvRow(text)
+        .text(origins[job.origin].name)
+        .integer(job.sequence)
+        .text(origins[job.origin].kind)
+        .seconds(job.arrival)
+        .seconds(job.work)
+        .integer(job.pods)
+        .integer(shape.gpu_units)
+        .integer(shape.cpu_milli)
+        .integer(shape.memory_mib)
+        .text(shape.gpu_model_id)
+        .integer(job.priority)
+        .end();
     ++written;
     if (text.size() > (1u << 20)) {
       out << text;

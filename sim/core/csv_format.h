@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "sim/core/sim_time.h"
 
@@ -44,8 +45,8 @@ inline void append_integer(std::string& out, Integer value) {
 }
 
 // Quotes a field when it holds a comma, quote or newline (RFC 4180).
-inline void append_csv_field(std::string& out, const std::string& field) {
-  if (field.find_first_of(",\"\n") == std::string::npos) {
+inline void append_csv_field(std::string& out, std::string_view field) {
+  if (field.find_first_of(",\"\n") == std::string_view::npos) {
     out += field;
     return;
   }
@@ -56,5 +57,43 @@ inline void append_csv_field(std::string& out, const std::string& field) {
   }
   out += '"';
 }
+
+// One CSV row appended to `out`: each field call puts a comma before every field but the
+// first, and end() closes the row. Text fields are quoted only when they need it.
+class CsvRow {
+ public:
+  explicit CsvRow(std::string& out) : out_(out) {}
+  CsvRow& text(std::string_view field) {
+    separate();
+    append_csv_field(out_, field);
+    return *this;
+  }
+  template <typename Integer>
+  CsvRow& integer(Integer value) {
+    separate();
+    append_integer(out_, value);
+    return *this;
+  }
+  CsvRow& seconds(SimTime t) {
+    separate();
+    append_seconds(out_, t);
+    return *this;
+  }
+  // Seconds when `known`, an empty field otherwise (a job that has not started yet...).
+  CsvRow& seconds_if(bool known, SimTime t) {
+    separate();
+    if (known) append_seconds(out_, t);
+    return *this;
+  }
+  void end() { out_ += '\n'; }
+
+ private:
+  void separate() {
+    if (started_) out_ += ',';
+    started_ = true;
+  }
+  std::string& out_;
+  bool started_ = false;
+};
 
 }  // namespace sharesim

@@ -11,61 +11,51 @@
 
 namespace sharesim {
 
-std::string jobs_csv(ClusterRuntime& runtime) {
+std::string jobs_csv(const ClusterRuntime& runtime) {
   const Cluster& cluster = runtime.cluster();
   std::string out = "job,origin,kind,state,pods,gpus_per_pod,submit_s,start_s,end_s,wait_s,jct_s,node,gpus,reason\n";
   out.reserve(out.size() + runtime.jobs().size() * 96);
   // Jobs still pending share their reason with every job of the same shape.
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::string> pending_reasons;
-  std::string scratch;
+  std::string nodes, gpus;
   for (const JobRecord& job : runtime.jobs()) {
     const JobOrigin& origin = runtime.origins()[job.spec.origin];
-    append_csv_field(out, runtime.job_name(job));
-    out += ',';
-    append_csv_field(out, origin.name);
-    out += ',';
-    out += origin.kind;
-    out += ',';
-    out += job_state_name(job.state);
-    out += ',';
-    append_integer(out, job.spec.pods);
-    out += ',';
-    append_integer(out, runtime.shapes().shapes[job.spec.shape].gpu_units);
-    out += ',';
-    append_seconds(out, job.spec.arrival);
-    out += ',';
-    if (job.start >= 0) append_seconds(out, job.start);
-    out += ',';
-    if (job.end >= 0) append_seconds(out, job.end);
-    out += ',';
-    if (job.start >= 0) append_seconds(out, job.start - job.spec.arrival);
-    out += ',';
-    if (job.state == JobState::Completed) append_seconds(out, job.end - job.spec.arrival);
-    out += ',';
-    // Every pod's node, '+'-joined, for gangs spread over several nodes.
+    const bool started = job.start >= 0;
+    // Every pod's node, '+'-joined, for gangs spread over several nodes; GPUs space-separated.
+    nodes.clear();
     for (std::uint32_t p = job.first_pod; p < job.first_pod + job.pod_count; ++p) {
-      if (p != job.first_pod) out += '+';
-      out += cluster.node(runtime.pods()[p].node).name;
+      if (p != job.first_pod) nodes += '+';
+      nodes += cluster.node(runtime.pods()[p].node).name;
     }
-    out += ',';
-    scratch.clear();
-    for (std::uint32_t p = job.first_pod; p < job.first_pod + job.pod_count; ++p) {
-      const PodPlacement& pod = runtime.pods()[p];
-      for (std::uint32_t d = pod.first_device; d < pod.first_device + pod.device_count; ++d) {
-        if (!scratch.empty()) scratch += ' ';
-        append_integer(scratch, runtime.devices()[d].gpu);
-      }
-    }
-    out += scratch;
-    out += ',';
+    gpus.clear();
+    runtime.for_each_device(job, [&gpus](const DeviceAllocation& device) {
+      if (!gpus.empty()) gpus += ' ';
+      append_integer(gpus, device.gpu);
+    });
+    std::string_view reason;
     if (job.state == JobState::Pending) {
       auto [it, inserted] = pending_reasons.try_emplace({job.spec.shape, job.spec.pods});
       if (inserted) it->second = runtime.scheduler().explain_unschedulable(job.spec);
-      append_csv_field(out, it->second);
+      reason = it->second;
     } else if (job.state == JobState::Failed) {
-      append_csv_field(out, runtime.failure_reasons()[static_cast<std::size_t>(job.failure)]);
+      reason = runtime.failure_reasons()[static_cast<std::size_t>(job.failure)];
     }
-    out += '\n';
+    CsvRow(out)
+        .text(runtime.job_name(job))
+        .text(origin.name)
+        .text(origin.kind)
+        .text(job_state_name(job.state))
+        .integer(job.spec.pods)
+        .integer(runtime.shapes().shapes[job.spec.shape].gpu_units)
+        .seconds(job.spec.arrival)
+        .seconds_if(started, job.start)
+        .seconds_if(job.end >= 0, job.end)
+        .seconds_if(started, job.start - job.spec.arrival)
+        .seconds_if(job.state == JobState::Completed, job.end - job.spec.arrival)
+        .text(nodes)
+        .text(gpus)
+        .text(reason)
+        .end();
   }
   return out;
 }
@@ -76,22 +66,16 @@ std::string gpus_csv(const ClusterRuntime& runtime) {
   for (const Gpu& gpu : cluster.gpus()) {
     const Node& node = cluster.node(gpu.node);
     const GpuUsage& usage = runtime.gpu_usage()[gpu.index];
-    append_integer(out, gpu.index);
-    out += ',';
-    out += node.name;
-    out += ',';
-    out += cluster.pool_of(node).name;
-    out += ',';
-    out += gpu.model->id;
-    out += ',';
-    out += gpu.sharing->policy_name();
-    out += ',';
-    append_seconds(out, usage.allocated_ns);
-    out += ',';
-    append_seconds(out, usage.busy_ns);
-    out += ',';
-    append_integer(out, usage.jobs_started);
-    out += '\n';
+    CsvRow(out)
+        .integer(gpu.index)
+        .text(node.name)
+        .text(cluster.pool_of(node).name)
+        .text(gpu.model->id)
+        .text(gpu.sharing->policy_name())
+        .seconds(usage.allocated_ns)
+        .seconds(usage.busy_ns)
+        .integer(usage.jobs_started)
+        .end();
   }
   return out;
 }
@@ -99,13 +83,15 @@ std::string gpus_csv(const ClusterRuntime& runtime) {
 std::string timeseries_csv(const ClusterRuntime& runtime) {
   std::string out = "time_s,pending,running,completed,allocated_gpus,busy_gpus\n";
   for (const TimeseriesSample& s : runtime.timeseries()) {
-    append_seconds(out, s.time);
     const RuntimeCounters& c = s.counters;
-    for (std::uint64_t value : {s.pending, c.running, c.completed, c.allocated_gpus, c.busy_gpus}) {
-      out += ',';
-      append_integer(out, value);
-    }
-    out += '\n';
+    CsvRow(out)
+        .seconds(s.time)
+        .integer(s.pending)
+        .integer(c.running)
+        .integer(c.completed)
+        .integer(c.allocated_gpus)
+        .integer(c.busy_gpus)
+        .end();
   }
   return out;
 }

@@ -9,7 +9,7 @@
 
 namespace sharesim {
 
-std::string jobs_csv(ClusterRuntime& runtime);
+std::string jobs_csv(const ClusterRuntime& runtime);
 std::string gpus_csv(const ClusterRuntime& runtime);
 std::string timeseries_csv(const ClusterRuntime& runtime);
 

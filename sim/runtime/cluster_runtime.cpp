@@ -66,13 +66,7 @@ void ClusterRuntime::pull_next_arrival(std::size_t source) {
 }
 
 void ClusterRuntime::schedule_next_arrival() {
-  std::size_t earliest = sources_.size();
-  for (std::size_t s = 0; s < sources_.size(); ++s) {
-    if (source_has_next_[s] &&
-        (earliest == sources_.size() || next_arrival_[s].arrival < next_arrival_[earliest].arrival)) {
-      earliest = s;
-    }
-  }
+  const std::size_t earliest = earliest_source(next_arrival_, source_has_next_);
   if (earliest == sources_.size()) return;
   sim_.schedule_at(std::max(next_arrival_[earliest].arrival, sim_.now()), arrival_handler_,
                    static_cast<std::uint32_t>(earliest));
@@ -314,14 +308,7 @@ void ClusterRuntime::finish(SimTime end) {
 void ClusterRuntime::log(const char* event, std::uint32_t job, const std::string& detail) {
   if (event_log_ == nullptr) return;
   std::string line;
-  append_seconds(line, sim_.now());
-  line += ',';
-  line += event;
-  line += ',';
-  append_csv_field(line, job_name(jobs_[job]));
-  line += ',';
-  append_csv_field(line, detail);
-  line += '\n';
+  CsvRow(line).seconds(sim_.now()).text(event).text(job_name(jobs_[job])).text(detail).end();
   *event_log_ << line;
 }
 

@@ -89,6 +89,16 @@ class ClusterRuntime {
   const Cluster& cluster() const { return cluster_; }
   const ShapeTable& shapes() const { return shapes_; }
   Scheduler& scheduler() { return scheduler_; }
+  const Scheduler& scheduler() const { return scheduler_; }
+  // Calls visit(device) for every GPU allocation of every pod of the job.
+  template <typename Visit>
+  void for_each_device(const JobRecord& rec, Visit&& visit) const {
+    for (std::uint32_t p = rec.first_pod; p < rec.first_pod + rec.pod_count; ++p) {
+      const PodPlacement& pod = pods_[p];
+      for (std::uint32_t d = pod.first_device; d < pod.first_device + pod.device_count; ++d) visit(devices_[d]);
+    }
+  }
+
   std::string job_name(const JobRecord& job) const;
 
  private:
@@ -125,14 +135,6 @@ class ClusterRuntime {
   void refresh_job(std::uint32_t job);
   // Brings remaining work up to `time` at the job's current rate.
   static void advance_progress(JobRecord& rec, SimTime time);
-  // Calls visit(device) for every GPU allocation of every pod of the job.
-  template <typename Visit>
-  void for_each_device(const JobRecord& rec, Visit&& visit) const {
-    for (std::uint32_t p = rec.first_pod; p < rec.first_pod + rec.pod_count; ++p) {
-      const PodPlacement& pod = pods_[p];
-      for (std::uint32_t d = pod.first_device; d < pod.first_device + pod.device_count; ++d) visit(devices_[d]);
-    }
-  }
   void update_gpu_usage(std::uint32_t gpu);
   void log(const char* event, std::uint32_t job, const std::string& detail);
 
