@@ -3,7 +3,8 @@
 #   make test   install dependencies, build (dev: debug, warnings as errors), run ctest
 # More: make bench (Google Benchmark, release), make asan (tests under sanitizers), make clean.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-DEMO_SCENARIO ?= scenarios/demo-exclusive.json
+DEMO_SCENARIO ?= scenarios/compare-sharing.json
+DEMO_POLICIES ?= exclusive,timeslice,mps,mig,vgpu,fractional
 
 .PHONY: demo test bench asan deps build-dev clean
 
@@ -21,7 +22,7 @@ build-dev: deps build/dev/CMakeCache.txt
 
 demo: deps build/release/CMakeCache.txt
 	cmake --build --preset release -j $(JOBS) --target sharesim
-	build/release/apps/sharesim run $(DEMO_SCENARIO)
+	build/release/apps/sharesim compare $(DEMO_SCENARIO) --policies $(DEMO_POLICIES)
 
 test: build-dev
 	ctest --preset dev -j $(JOBS)

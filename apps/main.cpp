@@ -15,6 +15,10 @@
 #include <limits>
 #include <optional>
 
+#include "apps/compare_command.h"
+#include "apps/profiles_command.h"
+#include "apps/place_command.h"
+#include "apps/trace_command.h"
 #include "apps/scenario_run.h"
 #include "apps/summary_table.h"
 #include "sim/cluster/gpu_table.h"
@@ -153,6 +157,14 @@ int command_generate(const ScenarioArgs& args, const std::string& output) {
   const Scenario scenario = load(args, catalog);
   const ScenarioRun run(scenario, catalog);  // its cluster checks that every job could run
   StandaloneWorkload workload(scenario, catalog, &run.cluster());
+  for (const JobOrigin& origin : workload.origins()) {
+    if (origin.behaviour) {
+      throw InputError(scenario.file, "/workload/jobs",
+                       "job \"" + origin.name + "\" is of kind \"" + origin.kind +
+                           "\", which a native trace cannot hold (its rows are steady work); generate writes "
+                           "training and batch jobs only");
+    }
+  }
   const std::string temp = output + ".tmp";
   std::size_t written = 0;
   try {
@@ -206,6 +218,11 @@ int main(int argc, char** argv) {
   generate->add_option("-o,--output", trace_output, "Trace file to write (CSV)")->required();
   generate->add_option("--seed", args.seed, "Seed (overrides the scenario's)");
 
+  const auto place = add_place_commands(app);  // place, place-sweep (apps/place_command.h)
+  const auto compare = add_compare_command(app);  // compare (apps/compare_command.h)
+  const auto profiles = add_profiles_command(app);  // profiles fit / list (apps/profiles_command.h)
+  const auto trace = add_trace_command(app);    // trace stats, convert, node-pools (apps/trace_command.h)
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -219,6 +236,10 @@ int main(int argc, char** argv) {
   }
 
   try {
+    if (place_command_chosen(*place)) return run_place_command(*place);
+    if (compare_command_chosen(*compare)) return run_compare_command(*compare);
+    if (profiles_command_chosen(*profiles)) return run_profiles_command(*profiles);
+    if (trace_command_selected(*trace)) return run_trace_command(*trace);
     if (*run) return command_run(args, output_dir, quiet);
     if (*validate) return command_validate(args);
     if (*describe) return command_describe_nodes(args, json);

@@ -12,16 +12,20 @@ namespace sharesim {
 std::string_view sharesim_version() { return SHARESIM_VERSION; }
 
 ScenarioRun::ScenarioRun(const Scenario& scenario, const GpuCatalog& catalog) : scenario_(scenario) {
-  cluster_ =
-      std::make_unique<Cluster>(scenario_.node_pools, catalog, make_sharing_factory(scenario_.file), scenario_.file);
+  calibration_ =
+      std::make_unique<CalibrationSet>(scenario_.calibration_overrides, scenario_.file, "/calibration/overrides");
+  cluster_ = std::make_unique<Cluster>(scenario_.node_pools, catalog,
+                                       make_sharing_factory(scenario_.file, *calibration_), scenario_.file);
   workload_context_ = std::make_unique<WorkloadContext>(shapes_, origins_, cluster_->resource_names(), catalog,
                                                         scenario_.file, scenario_.base_dir, scenario_.seed);
+  workload_context_->until = scenario_.until;
   workload_context_->capacity_check = [cluster = cluster_.get()](const PodShape& shape, std::uint32_t pods) {
     return capacity_problem(*cluster, shape, pods);
   };
   auto sources = build_job_sources(scenario_.workload, *workload_context_);
   scheduler_ = std::make_unique<Scheduler>(*cluster_, shapes_, scenario_.scheduler, scenario_.file);
   runtime_ = std::make_unique<ClusterRuntime>(sim_, *cluster_, *scheduler_, shapes_, origins_, std::move(sources));
+  if (scenario_.faults.job_mtbf > 0) runtime_->set_faults(scenario_.faults.job_mtbf, scenario_.seed);
   if (scenario_.output.event_log) {
     event_log_ = std::make_unique<std::ostringstream>();
     *event_log_ << "time_s,event,job,detail\n";
@@ -39,8 +43,9 @@ void ScenarioRun::run(const std::function<void(SimTime)>& progress) {
   // Without `until`, the run ends with its last job event (not with the sampler's last tick).
   const SimTime end = scenario_.until == kTimeNever ? runtime_->last_job_event() : scenario_.until;
   runtime_->finish(end);
+  end_ = end;
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  metrics_ = compute_run_metrics(*runtime_, end, sim_.events_processed(), wall_s);
+  metrics_ = compute_run_metrics(*runtime_, end, sim_.events_processed(), wall_s, scenario_.cost, scenario_.slo);
 }
 
 nlohmann::ordered_json ScenarioRun::summary() const {
@@ -49,6 +54,14 @@ nlohmann::ordered_json ScenarioRun::summary() const {
   summary["scenario"] = scenario_.document;
   summary["seed"] = scenario_.seed;
   summary["metrics"] = run_metrics_json(metrics_);
+  // The calibration numbers each GPU model of the cluster ran with, and where they came from.
+  nlohmann::ordered_json calibration = nlohmann::ordered_json::object();
+  for (const NodePool& pool : cluster_->pools()) {
+    if (pool.gpu != nullptr && !calibration.contains(pool.gpu->id)) {
+      calibration[pool.gpu->id] = calibration_->for_gpu(pool.gpu->id).to_json();
+    }
+  }
+  summary["calibration"] = calibration;
   return summary;
 }
 
@@ -56,11 +69,13 @@ void ScenarioRun::write_outputs(const std::string& dir) {
   // Build every file first, then write: an error leaves no partial set behind.
   const std::string summary_text = summary().dump(2) + "\n";
   const std::string jobs = jobs_csv(*runtime_);
-  const std::string gpus = gpus_csv(*runtime_);
+  const std::string gpus = gpus_csv(*runtime_, end_);
   const std::string timeseries = timeseries_csv(*runtime_);
+  const std::string services = services_csv(metrics_);
   write_output_file(dir, "jobs.csv", jobs);
   write_output_file(dir, "gpus.csv", gpus);
   write_output_file(dir, "timeseries.csv", timeseries);
+  if (!metrics_.services.empty()) write_output_file(dir, "services.csv", services);
   if (event_log_) write_output_file(dir, "events.csv", event_log_->str());
   write_output_file(dir, "summary.json", summary_text);
 }

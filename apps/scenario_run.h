@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "policies/calibration/calibration_profile.h"
 #include "sim/cluster/cluster.h"
 #include "sim/core/simulator.h"
 #include "sim/metrics/run_metrics.h"
@@ -33,19 +34,22 @@ class ScenarioRun {
 
   const Scenario& scenario() const { return scenario_; }
   const Cluster& cluster() const { return *cluster_; }
+  const CalibrationSet& calibration() const { return *calibration_; }
   ClusterRuntime& runtime() { return *runtime_; }
   const ClusterRuntime& runtime() const { return *runtime_; }
   const RunMetrics& metrics() const { return metrics_; }
   // summary.json: program version, seed, the scenario as run, the metrics.
   nlohmann::ordered_json summary() const;
-  // Writes summary.json, jobs.csv, gpus.csv, timeseries.csv (and events.csv when the
-  // scenario asks for an event log) into `dir`.
+  // Writes summary.json, jobs.csv, gpus.csv, timeseries.csv (services.csv when the workload
+  // has inference services or notebooks, events.csv when the scenario asks for an event log)
+  // into `dir`.
   void write_outputs(const std::string& dir);
 
  private:
   Scenario scenario_;
   ShapeTable shapes_;
   std::vector<JobOrigin> origins_;
+  std::unique_ptr<CalibrationSet> calibration_;  // the policies read their profiles from it
   std::unique_ptr<Cluster> cluster_;
   std::unique_ptr<WorkloadContext> workload_context_;  // trace readers use it while the run streams
   std::unique_ptr<Scheduler> scheduler_;
@@ -53,6 +57,7 @@ class ScenarioRun {
   std::unique_ptr<ClusterRuntime> runtime_;
   std::unique_ptr<std::ostringstream> event_log_;
   RunMetrics metrics_;
+  SimTime end_ = 0;  // end of the simulated span the metrics cover
 };
 
 // The whole cluster as `kubectl describe node` would show it (text) or as JSON.

@@ -10,8 +10,9 @@ bool ExclusivePolicy::admit(const DeviceAsk& /*ask*/, std::int64_t free_units, s
 }
 
 void ExclusivePolicy::compute_rates(std::span<Resident> residents) const {
-  // One resident at most, running alone: standalone speed by definition of the work unit.
-  for (Resident& resident : residents) resident.rate = 1.0;
+  // One resident at most, running alone: standalone speed by definition of the work unit;
+  // an idle phase (sm = 0, bw = 0) makes no progress.
+  for (Resident& resident : residents) resident.rate = is_active(resident) ? 1.0 : 0.0;
 }
 
 }  // namespace sharesim

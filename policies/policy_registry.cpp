@@ -5,6 +5,10 @@
 #include <optional>
 
 #include "policies/exclusive_policy.h"
+#include "policies/mps/mps_policy.h"
+#include "policies/sharing_config.h"
+#include "policies/timeslice/timeslice_policy.h"
+#include "policies/vgpu/vgpu_policy.h"
 #include "sim/scenario/did_you_mean.h"
 #include "sim/scenario/error_text.h"
 #include "sim/scenario/input_error.h"
@@ -15,33 +19,47 @@ namespace {
 struct PolicyEntry {
   const char* name;
   // Checks the config (throwing InputError) and makes one GPU's policy object.
-  std::unique_ptr<GpuSharing> (*make)(const nlohmann::json& config, const GpuModel& model, ResourceNames& names,
-                                      const std::string& file, const std::string& pointer);
+  std::unique_ptr<GpuSharing> (*make)(const SharingConfig& config, const GpuModel& model, ResourceNames& names,
+                                      const CalibrationProfile& profile);
 };
 
-void reject_unknown_keys(const nlohmann::json& config, const std::vector<std::string>& allowed, const std::string& file,
-                         const std::string& pointer) {
-  for (const auto& [key, value] : config.items()) {
-    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
-    const std::optional<std::string> suggestion = closest_match(key, allowed);
-    throw InputError(
-        file, pointer + "/" + key,
-        "unknown key " + quote(key) + " for sharing policy " + quote(config.value("policy", "")) +
-            (suggestion ? "; did you mean " + quote(*suggestion) + "?" : "; allowed: " + quoted_list(allowed)));
-  }
+// Time-slicing and MPS advertise nvidia.com/gpu, or nvidia.com/gpu.shared with
+// rename_by_default (NVIDIA k8s-device-plugin, "Shared Access to GPUs").
+std::string shared_resource_name(bool rename_by_default) {
+  return rename_by_default ? std::string(kNvidiaGpu) + ".shared" : std::string(kNvidiaGpu);
 }
 
-const std::array<PolicyEntry, 1> kPolicies{{
+const std::array<PolicyEntry, 4> kPolicies{{
     {"exclusive",
-     [](const nlohmann::json& config, const GpuModel&, ResourceNames& names, const std::string& file,
-        const std::string& pointer) -> std::unique_ptr<GpuSharing> {
-       reject_unknown_keys(config, {"policy"}, file, pointer);
+     [](const SharingConfig& config, const GpuModel&, ResourceNames& names,
+        const CalibrationProfile&) -> std::unique_ptr<GpuSharing> {
+       config.reject_unknown_keys({});
        return std::make_unique<ExclusivePolicy>(names.intern(kNvidiaGpu));
+     }},
+    {"timeslice",
+     [](const SharingConfig& config, const GpuModel& model, ResourceNames& names,
+        const CalibrationProfile& profile) -> std::unique_ptr<GpuSharing> {
+       const TimesliceSettings settings = TimesliceSettings::read(config, model);
+       const std::string resource = shared_resource_name(settings.rename_by_default);
+       return std::make_unique<TimeslicePolicy>(settings, names.intern(resource), resource, model, profile);
+     }},
+    {"mps",
+     [](const SharingConfig& config, const GpuModel& model, ResourceNames& names,
+        const CalibrationProfile& profile) -> std::unique_ptr<GpuSharing> {
+       const MpsSettings settings = MpsSettings::read(config, model);
+       const std::string resource = shared_resource_name(settings.rename_by_default);
+       return std::make_unique<MpsPolicy>(settings, names.intern(resource), resource, model, profile);
+     }},
+    {"vgpu",
+     [](const SharingConfig& config, const GpuModel& model, ResourceNames& names,
+        const CalibrationProfile& profile) -> std::unique_ptr<GpuSharing> {
+       return std::make_unique<VgpuPolicy>(VgpuSettings::read(config, model, profile), names.intern(kNvidiaGpu),
+                                           profile);
      }},
 }};
 
 // Policies the design names that later issues add: reported as such, never faked.
-constexpr std::array<const char*, 5> kPlannedPolicies{"timeslice", "mps", "mig", "vgpu", "fractional"};
+constexpr std::array<const char*, 2> kPlannedPolicies{"mig", "fractional"};
 
 const PolicyEntry& find_policy(const NodePoolSpec& pool, const std::string& file) {
   const std::string pointer = pool.pointer + "/sharing/policy";
@@ -70,10 +88,11 @@ const PolicyEntry& find_policy(const NodePoolSpec& pool, const std::string& file
 
 }  // namespace
 
-SharingFactory make_sharing_factory(const std::string& scenario_file) {
-  return [scenario_file](const NodePoolSpec& pool, const GpuModel& model, ResourceNames& names) {
+SharingFactory make_sharing_factory(const std::string& scenario_file, const CalibrationSet& calibration) {
+  return [scenario_file, &calibration](const NodePoolSpec& pool, const GpuModel& model, ResourceNames& names) {
     const PolicyEntry& entry = find_policy(pool, scenario_file);
-    return entry.make(pool.sharing, model, names, scenario_file, pool.pointer + "/sharing");
+    const SharingConfig config(pool.sharing, scenario_file, pool.pointer + "/sharing");
+    return entry.make(config, model, names, calibration.for_gpu(model.id));
   };
 }
 

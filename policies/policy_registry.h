@@ -4,13 +4,15 @@
 #include <string>
 #include <vector>
 
+#include "policies/calibration/calibration_profile.h"
 #include "sim/cluster/cluster.h"
 
 namespace sharesim {
 
-// Makes each GPU's policy object from its pool's `sharing` config; throws InputError naming
-// `scenario_file` and the JSON pointer of a bad or unknown setting.
-SharingFactory make_sharing_factory(const std::string& scenario_file);
+// Makes each GPU's policy object from its pool's `sharing` config and the GPU model's
+// calibration profile; throws InputError naming `scenario_file` and the JSON pointer of a bad
+// or unknown setting. `calibration` must outlive the factory.
+SharingFactory make_sharing_factory(const std::string& scenario_file, const CalibrationSet& calibration);
 
 std::vector<std::string> sharing_policy_names();
 

@@ -8,6 +8,7 @@ packages=(
   libboost-graph-dev libeigen3-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3  # tests/cli/cli_test.sh reads JSON outputs with it
+  gnuplot-nox  # sharesim place-sweep draws its plots with it (docs/placement.md)
 )
 
 missing=()

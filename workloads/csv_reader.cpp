@@ -24,6 +24,25 @@ CsvReader::CsvReader(const std::string& path, const std::vector<std::string>& re
   }
 }
 
+CsvReader::CsvReader(const std::string& path, const std::vector<std::string>& required,
+                     const std::vector<std::string>& columns)
+    : path_(path), file_(path) {
+  if (!file_) throw InputError(path, "", std::string("cannot read file: ") + std::strerror(errno));
+  if (!std::getline(file_, line_)) throw InputError(path, "line 1", "expected a first line, found an empty file");
+  line_number_ = 1;
+  split(line_);
+  header_ = fields_;
+  if (column_index(required.front()) < 0) {
+    header_ = columns;  // no header line: the first line is a row
+    pending_ = true;
+  }
+  for (const std::string& column : required) {
+    if (column_index(column) < 0) {
+      throw InputError(path, "line 1", "expected a column \"" + column + "\" in the header");
+    }
+  }
+}
+
 void CsvReader::split(const std::string& line) {
   fields_.clear();
   std::string field;
@@ -52,8 +71,9 @@ void CsvReader::split(const std::string& line) {
 }
 
 bool CsvReader::next_row() {
-  while (std::getline(file_, line_)) {
-    ++line_number_;
+  while (pending_ || std::getline(file_, line_)) {
+    if (!pending_) ++line_number_;
+    pending_ = false;
     if (line_.empty() || line_ == "\r") continue;
     split(line_);
     if (fields_.size() != header_.size()) {

@@ -17,6 +17,9 @@ class CsvReader {
   // Opens the file and reads the header; throws InputError when unreadable or when a
   // column in `required` is missing from the header.
   CsvReader(const std::string& path, const std::vector<std::string>& required);
+  // For files published without a header line (Alibaba PAI's tables): when the first line
+  // does not name the first required column, `columns` is the header and that line is data.
+  CsvReader(const std::string& path, const std::vector<std::string>& required, const std::vector<std::string>& columns);
 
   // Reads the next non-empty row; false at end of file.
   bool next_row();
@@ -46,6 +49,7 @@ class CsvReader {
   std::vector<std::string> fields_;
   std::string line_;
   std::size_t line_number_ = 0;
+  bool pending_ = false;  // line_ holds a data row not yet returned (headerless files)
 };
 
 }  // namespace sharesim

@@ -55,6 +55,9 @@ DurationDistribution DurationDistribution::from_json(const nlohmann::json& spec,
   } else if (dist == "lognormal") {
     d.kind_ = Kind::Lognormal;
     d.cv_ = spec.at("cv").get<double>();
+  } else if (dist == "pareto") {
+    d.kind_ = Kind::Pareto;
+    d.alpha_ = spec.at("alpha").get<double>();
   } else if (dist == "constant") {
     d.kind_ = Kind::Constant;
   } else {
@@ -73,6 +76,12 @@ SimTime DurationDistribution::draw(RandomStream& rng) const {
       return seconds_to_time(mean_s_);
     case Kind::Empirical:
       return samples_[rng.uniform_index(samples_.size())];
+    case Kind::Pareto: {
+      // Inverse CDF of the Pareto law with scale x_m = mean (alpha - 1) / alpha, so that its
+      // mean alpha x_m / (alpha - 1) is mean_s: x = x_m (1 - U)^(-1/alpha), U uniform in [0, 1).
+      const double scale = mean_s_ * (alpha_ - 1) / alpha_;
+      return seconds_to_time(scale * std::pow(1 - rng.uniform01(), -1 / alpha_));
+    }
   }
   return 0;
 }

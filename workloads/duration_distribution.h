@@ -1,7 +1,8 @@
 #pragma once
 // Standalone job durations (work on whole GPUs of the job's type), drawn per job.
 // `{"dist": "exponential", "mean_s": m}`, `{"dist": "lognormal", "mean_s": m, "cv": c}`,
-// `{"dist": "constant", "mean_s": m}`, `{"dist": "empirical", "file": "samples.txt"}`.
+// `{"dist": "constant", "mean_s": m}`, `{"dist": "empirical", "file": "samples.txt"}`,
+// `{"dist": "pareto", "mean_s": m, "alpha": a}` (a > 1; heavy-tailed, infinite variance for a <= 2).
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -13,7 +14,7 @@ namespace sharesim {
 
 class DurationDistribution {
  public:
-  enum class Kind { Exponential, Lognormal, Constant, Empirical };
+  enum class Kind { Exponential, Lognormal, Constant, Empirical, Pareto };
 
   // Reads a schema-checked `duration` object; empirical sample files resolve against
   // base_dir. Throws InputError naming the sample file and line for a bad sample.
@@ -28,6 +29,7 @@ class DurationDistribution {
   Kind kind_ = Kind::Constant;
   double mean_s_ = 0;
   double cv_ = 0;
+  double alpha_ = 0;              // Pareto shape
   std::vector<SimTime> samples_;  // empirical: drawn uniformly (bootstrap)
 };
 

@@ -1,12 +1,25 @@
 #include "workloads/workload_builder.h"
 
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <set>
 
 #include "sim/scenario/input_error.h"
+#include "sim/scenario/scenario_semantics.h"
+#include "workloads/behaviour_classes.h"
+#include "workloads/diurnal_generator.h"
 #include "workloads/explicit_jobs.h"
+#include "workloads/gavel_trace.h"
+#include "workloads/helios_trace.h"
+#include "workloads/mmpp_generator.h"
 #include "workloads/native_trace.h"
+#include "workloads/openb_trace.h"
+#include "workloads/pai_trace.h"
+#include "workloads/philly_trace.h"
 #include "workloads/poisson_generator.h"
+#include "workloads/stream_generator.h"
+#include "workloads/trace_import.h"
 
 namespace sharesim {
 namespace {
@@ -15,6 +28,112 @@ SimTime duration_field(const nlohmann::json& object, const char* key, SimTime fa
   const auto it = object.find(key);
   if (it == object.end()) return fallback;
   return parse_duration(it->get<std::string>()).value_or(fallback);  // the loader checked it parses
+}
+
+std::unique_ptr<JobSource> make_trace(const nlohmann::json& spec, WorkloadContext& context,
+                                      const std::string& pointer = "/workload/trace");
+
+std::unique_ptr<ArrivalProcess> make_arrivals(const nlohmann::json& arrival, SimTime start) {
+  const std::string process = arrival.at("process").get<std::string>();
+  if (process == "diurnal") {
+    return std::make_unique<DiurnalArrivals>(
+        arrival.at("rate_per_s").get<double>(), arrival.at("amplitude").get<double>(),
+        time_to_seconds(duration_field(arrival, "period", kDay)), time_to_seconds(duration_field(arrival, "peak", 0)),
+        time_to_seconds(start));
+  }
+  if (process == "mmpp") {
+    std::vector<MmppState> states;
+    for (const nlohmann::json& state : arrival.at("states")) {
+      states.push_back({state.at("rate_per_s").get<double>(), time_to_seconds(duration_field(state, "mean_stay", 0))});
+    }
+    return std::make_unique<MmppArrivals>(std::move(states));
+  }
+  return std::make_unique<PoissonArrivals>(arrival.at("rate_per_s").get<double>());
+}
+
+// `restart` and `checkpoint_interval` of a job list entry or a generator: its origin's
+// RestartSpec (docs/scenario.md "Checkpoints and restarts").
+void read_restart(const nlohmann::json& spec, const std::string& pointer, const std::string& kind, std::uint32_t origin,
+                  WorkloadContext& context) {
+  RestartSpec& restart = context.origins[origin].restart;
+  if (const auto it = spec.find("checkpoint_interval"); it != spec.end()) {
+    if (kind != "training") {
+      throw InputError(context.scenario_file, pointer + "/checkpoint_interval",
+                       "\"checkpoint_interval\" applies to kind \"training\", not to \"" + kind +
+                           "\" (batch jobs keep no checkpoints: a restart loses all their work)");
+    }
+    restart.checkpoint_interval = duration_field(spec, "checkpoint_interval", 0);
+    if (restart.checkpoint_interval <= 0) {
+      throw InputError(context.scenario_file, pointer + "/checkpoint_interval",
+                       "expected a checkpoint interval > 0, found \"" + it->get<std::string>() + "\"");
+    }
+  }
+  if (const auto it = spec.find("restart"); it != spec.end()) {
+    restart.on_failure = it->at("policy").get<std::string>() == "OnFailure";
+    restart.backoff = duration_field(*it, "backoff", restart.backoff);
+    restart.max_backoff = duration_field(*it, "max_backoff", restart.max_backoff);
+    restart.max_restarts = it->value("max_restarts", restart.max_restarts);
+    if (!restart.on_failure) {
+      for (const char* key : {"backoff", "max_backoff", "max_restarts"}) {
+        if (it->contains(key)) {
+          throw InputError(context.scenario_file, pointer + "/restart/" + key,
+                           std::string("\"") + key + "\" applies to policy \"OnFailure\", not to \"Never\"");
+        }
+      }
+    }
+    if (restart.max_backoff < restart.backoff) {
+      const bool written = it->contains("max_backoff");
+      throw InputError(context.scenario_file, pointer + "/restart/" + (written ? "max_backoff" : "backoff"),
+                       "expected backoff <= max_backoff (" + format_duration(restart.max_backoff) +
+                           (written ? "" : ", its default") + "), found backoff " + format_duration(restart.backoff));
+    }
+  }
+}
+
+// The behaviour of a job list entry of kind inference or notebook, on its origin.
+void read_behaviour(const nlohmann::json& entry, const std::string& pointer, const std::string& kind,
+                    std::uint32_t origin, std::uint32_t shape, WorkloadContext& context) {
+  const PhaseDemand active = context.shapes.shapes[shape].demand;
+  if (kind == "inference") {
+    const nlohmann::json& requests = entry.at("requests");
+    ServiceConfig config;
+    config.origin = context.origins[origin].name;
+    config.seed = context.seed;
+    config.work = DurationDistribution::from_json(requests.at("work"), context.base_dir, context.scenario_file,
+                                                  pointer + "/requests/work");
+    config.lifetime = duration_field(entry, "lifetime", kTimeNever);
+    if (config.lifetime == kTimeNever && context.until == kTimeNever) {
+      throw InputError(context.scenario_file, pointer,
+                       "an inference service without \"lifetime\" runs until the scenario's \"until\", which is "
+                       "not set: give one of them");
+    }
+    config.active = active;
+    const nlohmann::json arrival = requests.at("arrival");
+    config.arrivals = [arrival](SimTime start) { return make_arrivals(arrival, start); };
+    context.origins[origin].slo = duration_field(requests, "slo", 0);
+    context.origins[origin].behaviour = make_service_factory(std::move(config));
+  } else if (kind == "notebook") {
+    NotebookConfig config;
+    config.origin = context.origins[origin].name;
+    config.seed = context.seed;
+    config.active = DurationDistribution::from_json(entry.at("active"), context.base_dir, context.scenario_file,
+                                                    pointer + "/active");
+    config.idle =
+        DurationDistribution::from_json(entry.at("idle"), context.base_dir, context.scenario_file, pointer + "/idle");
+    config.session = duration_field(entry, "session", 0);
+    if (config.session <= 0) {
+      throw InputError(context.scenario_file, pointer + "/session",
+                       "expected a session > 0, found \"" + entry.at("session").get<std::string>() + "\"");
+    }
+    config.demand = active;
+    context.origins[origin].behaviour = make_notebook_factory(std::move(config));
+  } else {
+    return;
+  }
+  if (active.sm <= 0 && active.bw <= 0) {
+    throw InputError(context.scenario_file, pointer + "/request/demand",
+                     "a " + kind + "'s demand is its active phase's: expected sm > 0 or bw > 0, found both 0");
+  }
 }
 
 std::unique_ptr<JobSource> make_generator(const nlohmann::json& spec, std::size_t index, WorkloadContext& context,
@@ -26,22 +145,107 @@ std::unique_ptr<JobSource> make_generator(const nlohmann::json& spec, std::size_
     throw InputError(context.scenario_file, pointer + "/name",
                      "duplicate generator name \"" + name + "\" (names key the random streams; make them unique)");
   }
-  PoissonGeneratorConfig config;
-  config.rate_per_s = spec.at("arrival").at("rate_per_s").get<double>();
-  if (spec.contains("count")) config.count = spec.at("count").get<std::uint64_t>();
-  config.start = duration_field(spec, "start", 0);
-  config.until = duration_field(spec, "until", kTimeNever);
-  config.duration = DurationDistribution::from_json(spec.at("duration"), context.base_dir, context.scenario_file,
-                                                    pointer + "/duration");
-  const nlohmann::json request = spec.value("request", nlohmann::json::object());
-  config.job_template.shape = context.shape_from_request(request, pointer + "/request");
-  config.job_template.pods = spec.value("pods", 1u);
-  config.job_template.priority = spec.value("priority", 0);
-  config.job_template.origin = context.intern_origin(name, kind);
-  // Named streams: arrivals and durations of this generator depend on its name only.
-  return std::make_unique<PoissonGenerator>(std::move(config),
-                                            RandomStream(context.seed, "generator/" + name + "/arrivals"),
-                                            RandomStream(context.seed, "generator/" + name + "/durations"));
+  // What a job looks like comes from exactly one place: the generator's own request, a mix of
+  // classes, or a trace to resample (which also gives the run times).
+  const bool resample = spec.contains("resample");
+  for (const char* key : {"duration", "request", "pods", "priority", "mix"}) {
+    if (resample && spec.contains(key)) {
+      throw InputError(context.scenario_file, pointer + "/" + key,
+                       std::string("\"") + key + "\" cannot be combined with \"resample\", whose trace gives each job");
+    }
+  }
+  if (!resample && !spec.contains("duration")) {
+    throw InputError(context.scenario_file, pointer, "missing required key \"duration\" (needed unless \"resample\")");
+  }
+  if (spec.contains("mix")) {
+    for (const char* key : {"request", "pods", "priority"}) {
+      if (spec.contains(key)) {
+        throw InputError(context.scenario_file, pointer + "/" + key,
+                         std::string("\"") + key + "\" cannot be combined with \"mix\"; give it in each mix entry");
+      }
+    }
+  }
+  const std::optional<std::uint64_t> count =
+      spec.contains("count") ? std::optional(spec.at("count").get<std::uint64_t>()) : std::nullopt;
+  const SimTime start = duration_field(spec, "start", 0);
+  const SimTime until = duration_field(spec, "until", kTimeNever);
+  const std::uint32_t origin = context.intern_origin(name, kind);
+  read_restart(spec, pointer, kind, origin, context);
+  RandomStream arrivals(context.seed, "generator/" + name + "/arrivals");
+  RandomStream durations(context.seed, "generator/" + name + "/durations");
+  const std::string process = spec.at("arrival").at("process").get<std::string>();
+  if (process == "poisson" && !resample && !spec.contains("mix")) {
+    PoissonGeneratorConfig config;
+    config.rate_per_s = spec.at("arrival").at("rate_per_s").get<double>();
+    config.count = count;
+    config.start = start;
+    config.until = until;
+    config.duration = DurationDistribution::from_json(spec.at("duration"), context.base_dir, context.scenario_file,
+                                                      pointer + "/duration");
+    const nlohmann::json request = spec.value("request", nlohmann::json::object());
+    config.job_template.shape = context.shape_from_request(request, pointer + "/request");
+    config.job_template.pods = spec.value("pods", 1u);
+    config.job_template.priority = spec.value("priority", 0);
+    config.job_template.origin = origin;
+    // Named streams: arrivals and durations of this generator depend on its name only.
+    return std::make_unique<PoissonGenerator>(std::move(config), arrivals, durations);
+  }
+  StreamGeneratorConfig config;
+  config.count = count;
+  config.start = start;
+  config.until = until;
+  config.arrivals = make_arrivals(spec.at("arrival"), start);
+  config.job_template.origin = origin;
+  if (resample) {
+    // Read with a context of its own, so the trace's origin does not join the run's table;
+    // the shapes are then interned into the run's.
+    ShapeTable trace_shapes;
+    std::vector<JobOrigin> trace_origins;
+    WorkloadContext trace_context(trace_shapes, trace_origins, context.resource_names, context.catalog,
+                                  context.scenario_file, context.base_dir, context.seed);
+    trace_context.capacity_check = context.capacity_check;
+    trace_context.report = context.report;
+    const std::unique_ptr<JobSource> trace = make_trace(spec.at("resample"), trace_context, pointer + "/resample");
+    config.samples = read_job_samples(*trace);
+    if (config.samples.empty()) {
+      throw InputError(context.scenario_file, pointer + "/resample/path", "expected a trace with jobs, found none");
+    }
+    for (JobSample& sample : config.samples) {
+      const PodShape& shape = trace_shapes.shapes[sample.shape];
+      PodShape copy = shape;
+      sample.shape = context.shapes.intern(copy);
+    }
+  } else {
+    config.duration = DurationDistribution::from_json(spec.at("duration"), context.base_dir, context.scenario_file,
+                                                      pointer + "/duration");
+    if (spec.contains("mix")) {
+      const nlohmann::json& mix = spec.at("mix");
+      for (std::size_t i = 0; i < mix.size(); ++i) {
+        const std::string entry_pointer = pointer + "/mix/" + std::to_string(i);
+        MixEntry entry;
+        entry.weight = mix[i].at("weight").get<double>();
+        entry.shape =
+            context.shape_from_request(mix[i].value("request", nlohmann::json::object()), entry_pointer + "/request");
+        entry.pods = mix[i].value("pods", 1u);
+        entry.priority = mix[i].value("priority", 0);
+        if (mix[i].contains("duration")) {
+          entry.duration = DurationDistribution::from_json(mix[i].at("duration"), context.base_dir,
+                                                           context.scenario_file, entry_pointer + "/duration");
+        }
+        if (const std::string problem = context.capacity_problem(entry.shape, entry.pods); !problem.empty()) {
+          throw InputError(context.scenario_file, entry_pointer + "/request", problem);
+        }
+        config.mix.push_back(std::move(entry));
+      }
+    } else {
+      config.job_template.shape =
+          context.shape_from_request(spec.value("request", nlohmann::json::object()), pointer + "/request");
+      config.job_template.pods = spec.value("pods", 1u);
+      config.job_template.priority = spec.value("priority", 0);
+    }
+  }
+  return std::make_unique<StreamGenerator>(std::move(config), arrivals, durations,
+                                           RandomStream(context.seed, "generator/" + name + "/classes"));
 }
 
 std::unique_ptr<JobSource> make_explicit_jobs(const nlohmann::json& jobs, WorkloadContext& context) {
@@ -50,12 +254,15 @@ std::unique_ptr<JobSource> make_explicit_jobs(const nlohmann::json& jobs, Worklo
     const nlohmann::json& entry = jobs[i];
     const std::string pointer = "/workload/jobs/" + std::to_string(i);
     JobSpec job;
+    const std::string kind = entry.value("kind", "training");
     job.arrival = duration_field(entry, "arrival", 0);
-    job.work = duration_field(entry, "duration", 0);
+    job.work = duration_field(entry, "duration", 0);  // services and notebooks: none (0)
     job.pods = entry.value("pods", 1u);
     job.priority = entry.value("priority", 0);
-    job.origin = context.intern_origin(entry.at("name").get<std::string>(), entry.value("kind", "training"));
+    job.origin = context.intern_origin(entry.at("name").get<std::string>(), kind);
     job.shape = context.shape_from_request(entry.value("request", nlohmann::json::object()), pointer + "/request");
+    read_restart(entry, pointer, kind, job.origin, context);
+    read_behaviour(entry, pointer, kind, job.origin, job.shape, context);
     const std::uint32_t replicas = entry.value("replicas", 1u);
     for (std::uint32_t r = 0; r < replicas; ++r) {
       job.sequence = r;
@@ -63,6 +270,76 @@ std::unique_ptr<JobSource> make_explicit_jobs(const nlohmann::json& jobs, Worklo
     }
   }
   return std::make_unique<ExplicitJobs>(std::move(specs));
+}
+
+std::string resolve(const std::string& file, const WorkloadContext& context) {
+  std::filesystem::path path = file;
+  if (path.is_relative()) path = std::filesystem::path(context.base_dir) / path;
+  return path.string();
+}
+
+std::unique_ptr<JobSource> make_trace(const nlohmann::json& spec, WorkloadContext& context,
+                                      const std::string& pointer) {
+  const std::string format = spec.value("format", "native");
+  const std::string path = resolve(spec.at("path").get<std::string>(), context);
+  // Keys that belong to other formats are mistakes, not options to ignore.
+  static const std::map<std::string, std::set<std::string>> kOnly{
+      {"name", {"openb", "pai", "philly", "helios", "gavel"}},
+      {"kind", {"openb", "pai", "philly", "helios", "gavel"}},
+      {"skip_bad_rows", {"openb", "pai", "philly", "helios", "gavel"}},
+      {"sort", {"openb", "pai", "philly", "helios", "gavel"}},
+      {"gpu_product", {"openb", "pai", "philly", "helios", "gavel"}},
+      {"gpu_models", {"openb"}},
+      {"end", {"openb"}},
+      {"throughputs", {"gavel"}},
+      {"worker_type", {"gavel"}}};
+  for (const auto& [key, formats] : kOnly) {
+    if (spec.contains(key) && !formats.contains(format)) {
+      std::string list;
+      for (const std::string& f : formats) list += (list.empty() ? "\"" : ", \"") + f + "\"";
+      throw InputError(context.scenario_file, pointer + "/" + key,
+                       "\"" + key + "\" applies to the trace formats " + list + ", not to \"" + format + "\"");
+    }
+  }
+  if (format == "native") return std::make_unique<NativeTraceReader>(path, context);
+  TraceImportOptions options;
+  options.origin = spec.value("name", format);
+  options.kind = spec.value("kind", "training");
+  options.skip_bad_rows = spec.value("skip_bad_rows", false);
+  options.sort = spec.value("sort", false);
+  if (spec.contains("gpu_product")) {
+    const std::string id = spec.at("gpu_product").get<std::string>();
+    if (context.catalog.find(id) == nullptr) {
+      throw InputError(context.scenario_file, pointer + "/gpu_product", unknown_gpu_model_problem(id, context.catalog));
+    }
+    options.gpu_product = id;
+  }
+  std::unique_ptr<TraceRowReader> reader;
+  if (format == "openb") {
+    const OpenbModelTable models = openb_model_table(spec.value("gpu_models", nlohmann::json::object()));
+    for (const auto& [code, id] : models) {
+      if (context.catalog.find(id) == nullptr) {
+        throw InputError(context.scenario_file, pointer + "/gpu_models/" + code,
+                         unknown_gpu_model_problem(id, context.catalog));
+      }
+    }
+    std::optional<SimTime> end;
+    if (spec.contains("end")) end = duration_field(spec, "end", 0);
+    reader = std::make_unique<OpenbTraceReader>(path, models, end);
+  } else if (format == "pai") {
+    reader = std::make_unique<PaiTraceReader>(path);
+  } else if (format == "philly") {
+    reader = std::make_unique<PhillyTraceReader>(path);
+  } else if (format == "helios") {
+    reader = std::make_unique<HeliosTraceReader>(path);
+  } else if (format == "gavel") {
+    const std::string worker = spec.value("worker_type", "v100");
+    reader = std::make_unique<GavelTraceReader>(
+        path, read_gavel_throughputs(resolve(spec.at("throughputs").get<std::string>(), context), worker), worker);
+  } else {
+    throw InputError(context.scenario_file, pointer + "/format", "unknown trace format \"" + format + "\"");
+  }
+  return std::make_unique<ImportedTraceSource>(std::move(reader), std::move(options), context);
 }
 
 }  // namespace
@@ -76,11 +353,7 @@ std::vector<std::unique_ptr<JobSource>> build_job_sources(const nlohmann::json& 
   if (const auto it = workload.find("jobs"); it != workload.end() && !it->empty()) {
     sources.push_back(make_explicit_jobs(*it, context));
   }
-  if (const auto it = workload.find("trace"); it != workload.end()) {
-    std::filesystem::path path = it->at("path").get<std::string>();
-    if (path.is_relative()) path = std::filesystem::path(context.base_dir) / path;
-    sources.push_back(std::make_unique<NativeTraceReader>(path.string(), context));
-  }
+  if (const auto it = workload.find("trace"); it != workload.end()) sources.push_back(make_trace(*it, context));
   return sources;
 }
 

@@ -33,11 +33,16 @@ struct WorkloadContext {
   std::string scenario_file;
   std::string base_dir;
   std::uint64_t seed = 1;
+  SimTime until = kTimeNever;  // the scenario's `until` (services without a lifetime need one)
 
   std::uint32_t intern_origin(const std::string& name, const std::string& kind);
   // A pod shape from a schema-checked `request` object ({gpus, cpu_milli, memory_mib,
-  // gpu_product}); gpus defaults to 1 and is requested as nvidia.com/gpu.
+  // gpu_product, gpu_resource, profile, demand}); gpus defaults to 1, requested as nvidia.com/gpu
+  // unless gpu_resource names another resource.
   std::uint32_t shape_from_request(const nlohmann::json& request, const std::string& pointer);
+  // The shape before interning (requested as nvidia.com/gpu, default demand).
+  PodShape base_shape(std::int64_t gpus, std::int64_t cpu_milli, std::int64_t memory_mib,
+                      const std::string& gpu_model_id, const std::string& file, const std::string& where);
   std::uint32_t shape_from_values(std::int64_t gpus, std::int64_t cpu_milli, std::int64_t memory_mib,
                                   const std::string& gpu_model_id, const std::string& file, const std::string& where);
 
@@ -46,6 +51,11 @@ struct WorkloadContext {
   // remembering the answer per (shape, pods).
   std::string capacity_problem(std::uint32_t shape, std::uint32_t pods);
   std::function<std::string(const PodShape&, std::uint32_t pods)> capacity_check;
+
+  // Notes for the user that are not errors (bad trace rows skipped with skip_bad_rows).
+  // Without a callback they go to stderr as "sharesim: warning: ...".
+  std::function<void(const std::string&)> report;
+  void note(const std::string& text) const;
 
  private:
   std::map<std::pair<std::string, std::string>, std::uint32_t> origin_index_;

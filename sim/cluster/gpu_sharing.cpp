@@ -2,11 +2,26 @@
 
 namespace sharesim {
 
-void GpuSharing::on_join(std::span<const Resident> /*residents*/, std::vector<std::size_t>& /*killed*/) const {}
+std::string_view kill_cause_name(KillCause cause) {
+  switch (cause) {
+    case KillCause::None:
+      return "";
+    case KillCause::Oom:
+      return "oom";
+    case KillCause::Fault:
+      return "fault";
+    case KillCause::AdmissionError:
+      return "admission-error";
+  }
+  return "?";
+}
 
-void GpuSharing::on_fault(std::span<const Resident> /*residents*/, std::size_t faulting,
-                          std::vector<std::size_t>& killed) const {
-  killed.push_back(faulting);
+void GpuSharing::on_join(std::span<const Resident> /*residents*/, Casualties& /*out*/) const {}
+
+void GpuSharing::on_fault(std::span<const Resident> /*residents*/, std::size_t faulting, Casualties& out) const {
+  out.killed.push_back(faulting);
+  out.cause = KillCause::Fault;
+  out.reason = "fatal GPU fault in its own context";
 }
 
 }  // namespace sharesim

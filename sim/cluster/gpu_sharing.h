@@ -8,6 +8,7 @@
 //   4. memory and faults: who dies on an over-allocation or a fatal fault.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -47,6 +48,38 @@ struct Resident {
   double rate = 0;
 };
 
+// Who dies, and why, after a join (OOM, device-plugin admission error) or a fault.
+enum class KillCause : std::uint8_t { None, Oom, Fault, AdmissionError };
+std::string_view kill_cause_name(KillCause cause);
+
+struct Casualties {
+  std::vector<std::size_t> killed;  // indices into the residents span
+  KillCause cause = KillCause::None;
+  std::string reason;  // the message the real component gives, e.g. "OOM: ..." (node added by the runtime)
+  void clear() {
+    killed.clear();
+    cause = KillCause::None;
+    reason.clear();
+  }
+};
+
+// Slice-level execution (DESIGN.md: time-slicing "also has a slice-level mode that runs each
+// slice as events"): active contexts run one at a time, in resident order, for `slice` ns each,
+// with `gap` ns between two slices in which none runs (context-switch cost).
+struct SliceSchedule {
+  std::int64_t slice_ns = 0;
+  std::int64_t gap_ns = 0;
+};
+
+// A resident with no GPU work in its current phase (sm = 0 and bw = 0) holds its memory but
+// takes no time slices and no SMs.
+inline bool is_active(const Resident& resident) { return resident.demand.sm > 0 || resident.demand.bw > 0; }
+inline std::size_t count_active(std::span<const Resident> residents) {
+  std::size_t active = 0;
+  for (const Resident& r : residents) active += is_active(r) ? 1u : 0u;
+  return active;
+}
+
 class GpuSharing {
  public:
   virtual ~GpuSharing() = default;
@@ -65,14 +98,27 @@ class GpuSharing {
   // 3. Sets `rate` of every resident. Called only when something on this GPU changed.
   virtual void compute_rates(std::span<Resident> residents) const = 0;
 
-  // 4a. After residents.back() joined: indices of residents whose memory allocation fails
-  // (OOM) and who therefore die. Default: none (memory is isolated or never overcommitted).
-  virtual void on_join(std::span<const Resident> residents, std::vector<std::size_t>& killed) const;
+  // 4a. After residents.back() joined: residents that die because of it (its memory
+  // allocation fails, or the device plugin rejects it at admission). Default: none.
+  virtual void on_join(std::span<const Resident> residents, Casualties& out) const;
 
-  // 4b. Resident `faulting` hit a fatal fault: indices of residents that die with it.
-  // Default: only the faulting one.
-  virtual void on_fault(std::span<const Resident> residents, std::size_t faulting,
-                        std::vector<std::size_t>& killed) const;
+  // 4b. Resident `faulting` hit a fatal fault: residents that die with it. Default: only the
+  // faulting one (its own context).
+  virtual void on_fault(std::span<const Resident> residents, std::size_t faulting, Casualties& out) const;
+
+  // A remark for the pod's record when it is placed with this ask (e.g. time-slicing replicas
+  // that give no extra compute); empty for none.
+  virtual std::string placement_note(const DeviceAsk& /*ask*/) const { return {}; }
+
+  // Context switches per ns while these residents are on the GPU (for the per-GPU count).
+  virtual double context_switches_per_ns(std::span<const Resident> /*residents*/) const { return 0; }
+
+  // Set when the policy runs in slice-level mode: the runtime then runs each slice as events
+  // instead of calling compute_rates() while two or more residents are active.
+  virtual std::optional<SliceSchedule> slice_schedule() const { return std::nullopt; }
+
+  // License cost per GPU-year this policy adds (vGPU software), for the cost metrics.
+  virtual double license_cost_per_gpu_year() const { return 0; }
 
   // Whether one pod may take several units of a resource from this one device (time-slicing
   // replicas can; a whole GPU cannot).

@@ -85,6 +85,17 @@ class CsvRow {
     if (known) append_seconds(out_, t);
     return *this;
   }
+  CsvRow& number(double value) {
+    separate();
+    append_double(out_, value);
+    return *this;
+  }
+  // A number when `known`, an empty field otherwise.
+  CsvRow& number_if(bool known, double value) {
+    separate();
+    if (known) append_double(out_, value);
+    return *this;
+  }
   void end() { out_ += '\n'; }
 
  private:

@@ -1,6 +1,7 @@
 #include "sim/metrics/output_files.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -13,7 +14,9 @@ namespace sharesim {
 
 std::string jobs_csv(const ClusterRuntime& runtime) {
   const Cluster& cluster = runtime.cluster();
-  std::string out = "job,origin,kind,state,pods,gpus_per_pod,submit_s,start_s,end_s,wait_s,jct_s,node,gpus,reason\n";
+  std::string out =
+      "job,origin,kind,state,pods,gpus_per_pod,submit_s,start_s,end_s,wait_s,jct_s,slowdown,node,gpus,kill_cause,"
+      "killed_by_other,restarts,reason,note\n";
   out.reserve(out.size() + runtime.jobs().size() * 96);
   // Jobs still pending share their reason with every job of the same shape.
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::string> pending_reasons;
@@ -33,7 +36,12 @@ std::string jobs_csv(const ClusterRuntime& runtime) {
       append_integer(gpus, device.gpu);
     });
     std::string_view reason;
-    if (job.state == JobState::Pending) {
+    std::string backoff_reason;
+    if (job.state == JobState::Pending && job.backing_off) {
+      backoff_reason = "back-off before restart " + std::to_string(job.restarts) +
+                       " after: " + runtime.failure_reasons()[static_cast<std::size_t>(job.failure)];
+      reason = backoff_reason;
+    } else if (job.state == JobState::Pending) {
       auto [it, inserted] = pending_reasons.try_emplace({job.spec.shape, job.spec.pods});
       if (inserted) it->second = runtime.scheduler().explain_unschedulable(job.spec);
       reason = it->second;
@@ -52,17 +60,27 @@ std::string jobs_csv(const ClusterRuntime& runtime) {
         .seconds_if(job.end >= 0, job.end)
         .seconds_if(started, job.start - job.spec.arrival)
         .seconds_if(job.state == JobState::Completed, job.end - job.spec.arrival)
+        .number_if(job.state == JobState::Completed && job.spec.work > 0,
+                   static_cast<double>(job.end - job.start) / static_cast<double>(job.spec.work))
         .text(nodes)
         .text(gpus)
+        .text(kill_cause_name(job.kill_cause))
+        .integer(job.killed_by_other ? 1 : 0)
+        .integer(job.restarts)
         .text(reason)
+        .text(job.note >= 0 ? std::string_view(runtime.notes()[static_cast<std::size_t>(job.note)])
+                            : std::string_view())
         .end();
   }
   return out;
 }
 
-std::string gpus_csv(const ClusterRuntime& runtime) {
+std::string gpus_csv(const ClusterRuntime& runtime, SimTime horizon) {
   const Cluster& cluster = runtime.cluster();
-  std::string out = "gpu,node,pool,model,policy,allocated_s,busy_s,jobs_started\n";
+  const double span = static_cast<double>(horizon);
+  std::string out =
+      "gpu,node,pool,model,policy,allocated_s,busy_s,busy_fraction,sm_utilization,memory_mean_mib,memory_peak_mib,"
+      "context_switches,jobs_started\n";
   for (const Gpu& gpu : cluster.gpus()) {
     const Node& node = cluster.node(gpu.node);
     const GpuUsage& usage = runtime.gpu_usage()[gpu.index];
@@ -74,7 +92,39 @@ std::string gpus_csv(const ClusterRuntime& runtime) {
         .text(gpu.sharing->policy_name())
         .seconds(usage.allocated_ns)
         .seconds(usage.busy_ns)
+        .number(span > 0 ? static_cast<double>(usage.busy_ns) / span : 0.0)
+        .number(span > 0 ? usage.sm_busy_ns / span : 0.0)
+        .number(span > 0 ? usage.memory_mib_ns / span : 0.0)
+        .integer(usage.peak_memory_mib)
+        .integer(static_cast<std::int64_t>(std::llround(usage.context_switches)))
         .integer(usage.jobs_started)
+        .end();
+  }
+  return out;
+}
+
+std::string services_csv(const RunMetrics& metrics) {
+  std::string out =
+      "origin,kind,jobs,requests,completed,dropped,latency_mean_s,latency_p50_s,latency_p95_s,latency_p99_s,"
+      "latency_max_s,slowdown_p50,slowdown_p95,slo_s,slo_attainment\n";
+  for (const ServiceMetrics& s : metrics.services) {
+    const bool any = s.latency_s.count > 0;
+    CsvRow(out)
+        .text(s.name)
+        .text(s.kind)
+        .integer(s.jobs)
+        .integer(s.arrived)
+        .integer(s.latency_s.count)
+        .integer(s.dropped)
+        .number_if(any, s.latency_s.mean)
+        .number_if(any, s.latency_s.p50)
+        .number_if(any, s.latency_s.p95)
+        .number_if(any, s.latency_s.p99)
+        .number_if(any, s.latency_s.max)
+        .number_if(any, s.slowdown.p50)
+        .number_if(any, s.slowdown.p95)
+        .number_if(s.slo_s > 0, s.slo_s)
+        .number_if(s.slo_attainment >= 0, s.slo_attainment)
         .end();
   }
   return out;

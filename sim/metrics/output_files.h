@@ -5,13 +5,16 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "sim/metrics/run_metrics.h"
 #include "sim/runtime/cluster_runtime.h"
 
 namespace sharesim {
 
 std::string jobs_csv(const ClusterRuntime& runtime);
-std::string gpus_csv(const ClusterRuntime& runtime);
+std::string gpus_csv(const ClusterRuntime& runtime, SimTime horizon);
 std::string timeseries_csv(const ClusterRuntime& runtime);
+// One row per origin of behaviour jobs (inference services, notebooks); header only when none.
+std::string services_csv(const RunMetrics& metrics);
 
 // Creates `dir` if needed. Throws InputError (file = dir) when it cannot be created or written.
 void write_output_file(const std::string& dir, const std::string& name, const std::string& content);

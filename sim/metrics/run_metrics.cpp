@@ -13,9 +13,11 @@ nlohmann::json summary_json(const SampleSummary& s) {
 
 }  // namespace
 
-RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, std::uint64_t events, double wall_s) {
+RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, std::uint64_t events, double wall_s,
+                               const CostSpec& cost, const SloSpec& slo) {
   RunMetrics m;
-  std::vector<double> waits, jcts;
+  std::vector<double> waits, jcts, slowdowns;
+  std::uint64_t met_slo = 0;
   waits.reserve(runtime.jobs().size());
   jcts.reserve(runtime.jobs().size());
   advise_huge_pages(waits.data(), waits.capacity() * sizeof(double));
@@ -59,8 +61,26 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, s
       const double jct = time_to_seconds(job.end - job.spec.arrival);
       jcts.push_back(jct);
       if (split_by_origin) origin_jcts[job.spec.origin].push_back(jct);
+      if (job.spec.work > 0) {
+        slowdowns.push_back(static_cast<double>(job.end - job.start) / static_cast<double>(job.spec.work));
+        met_slo +=
+            static_cast<double>(job.end - job.spec.arrival) <= slo.max_slowdown * static_cast<double>(job.spec.work)
+                ? 1
+                : 0;
+      }
     }
   }
+  m.slowdown = summarize(slowdowns);
+  if (slo.max_slowdown > 0 && !slowdowns.empty()) {
+    m.slo_attainment = static_cast<double>(met_slo) / static_cast<double>(slowdowns.size());
+  }
+  const RuntimeCounters& counters = runtime.counters();
+  m.killed_oom = counters.killed_oom;
+  m.killed_fault = counters.killed_fault;
+  m.killed_admission = counters.killed_admission;
+  m.killed_by_other = counters.killed_by_other;
+  m.restarts = counters.restarts;
+  m.gpus_used_peak = counters.peak_allocated_gpus;
   m.wait_s = summarize(waits);
   m.jct_s = summarize(jcts);
   for (std::size_t o = 0; o < origin_count; ++o) {
@@ -71,16 +91,28 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, s
   if (m.horizon_s > 0) m.throughput_jobs_per_hour = static_cast<double>(m.completed) / (m.horizon_s / 3600.0);
   m.gpu_count = runtime.gpu_usage().size();
   SimTime busy = 0, allocated = 0;
+  double sm_busy = 0, memory = 0;
   for (const GpuUsage& usage : runtime.gpu_usage()) {
     busy += usage.busy_ns;
     allocated += usage.allocated_ns;
+    sm_busy += usage.sm_busy_ns;
+    memory += usage.memory_mib_ns;
+    m.context_switches += usage.context_switches;
   }
   const double capacity = static_cast<double>(m.gpu_count) * static_cast<double>(horizon);
   if (capacity > 0) {
     m.utilization_mean = static_cast<double>(busy) / capacity;
     m.allocated_fraction_mean = static_cast<double>(allocated) / capacity;
+    m.sm_utilization_mean = sm_busy / capacity;
+    m.memory_used_mean_mib = memory / capacity;
   }
   m.gpu_hours_allocated = time_to_seconds(allocated) / 3600.0;
+  m.gpu_hours_provisioned = static_cast<double>(m.gpu_count) * m.horizon_s / 3600.0;
+  constexpr double kHoursPerYear = 365.0 * 24.0;
+  for (const Gpu& gpu : runtime.cluster().gpus()) {
+    m.license_cost += gpu.sharing->license_cost_per_gpu_year() * m.horizon_s / 3600.0 / kHoursPerYear;
+  }
+  m.cost = cost.gpu_hour * m.gpu_hours_provisioned + m.license_cost;
   const Cluster& cluster = runtime.cluster();
   for (const NodePool& pool : cluster.pools()) {
     PoolMetrics p;
@@ -103,6 +135,47 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, s
     }
     m.pools.push_back(p);
   }
+  // Request figures, by origin of behaviour jobs. Percentiles are exact: every latency is
+  // kept (8 bytes per request, docs/outputs.md "services.csv").
+  std::vector<double> all_latencies, cell_slowdowns;
+  std::uint64_t all_met = 0, all_with_slo = 0;
+  for (std::size_t o = 0; o < origin_count; ++o) {
+    const JobOrigin& origin = runtime.origins()[o];
+    if (!origin.behaviour) continue;
+    ServiceMetrics s;
+    s.name = origin.name;
+    s.kind = origin.kind;
+    s.jobs = m.origins[o].submitted;
+    s.slo_s = time_to_seconds(origin.slo);
+    std::vector<double> latencies, request_slowdowns;
+    if (o < runtime.request_stats().size()) {
+      const RequestStats& stats = runtime.request_stats()[o];
+      s.arrived = stats.arrived;
+      s.dropped = stats.dropped;
+      std::uint64_t met = 0;
+      for (SimTime latency : stats.latency_ns) {
+        latencies.push_back(time_to_seconds(latency));
+        met += origin.slo > 0 && latency <= origin.slo ? 1 : 0;
+      }
+      request_slowdowns = stats.slowdown;
+      if (origin.slo > 0 && !latencies.empty()) {
+        s.slo_attainment = static_cast<double>(met) / static_cast<double>(latencies.size());
+        all_met += met;
+        all_with_slo += latencies.size();
+      }
+    }
+    if (origin.kind == "notebook") {
+      cell_slowdowns.insert(cell_slowdowns.end(), request_slowdowns.begin(), request_slowdowns.end());
+    } else {
+      all_latencies.insert(all_latencies.end(), latencies.begin(), latencies.end());
+    }
+    s.latency_s = summarize(latencies);
+    s.slowdown = summarize(request_slowdowns);
+    m.services.push_back(std::move(s));
+  }
+  m.request_latency_s = summarize(all_latencies);
+  if (all_with_slo > 0) m.request_slo_attainment = static_cast<double>(all_met) / static_cast<double>(all_with_slo);
+  m.notebook_cell_slowdown = summarize(cell_slowdowns);
   m.events = events;
   m.wall_s = wall_s;
   return m;
@@ -116,11 +189,25 @@ nlohmann::json run_metrics_json(const RunMetrics& m) {
                          {"failed", m.failed},
                          {"wait_s", summary_json(m.wait_s)},
                          {"jct_s", summary_json(m.jct_s)},
+                         {"slowdown", summary_json(m.slowdown)},
+                         {"slo_attainment", m.slo_attainment < 0 ? nlohmann::json() : nlohmann::json(m.slo_attainment)},
+                         {"killed",
+                          {{"oom", m.killed_oom},
+                           {"fault", m.killed_fault},
+                           {"admission_error", m.killed_admission},
+                           {"by_another_pod", m.killed_by_other}}},
+                         {"restarts", m.restarts},
                          {"throughput_per_hour", m.throughput_jobs_per_hour}};
   nlohmann::json gpus = {{"count", m.gpu_count},
                          {"utilization_mean", m.utilization_mean},
                          {"allocated_fraction_mean", m.allocated_fraction_mean},
-                         {"gpu_hours_allocated", m.gpu_hours_allocated}};
+                         {"sm_utilization_mean", m.sm_utilization_mean},
+                         {"memory_used_mean_mib", m.memory_used_mean_mib},
+                         {"context_switches", m.context_switches},
+                         {"used_peak", m.gpus_used_peak},
+                         {"gpu_hours_allocated", m.gpu_hours_allocated},
+                         {"gpu_hours_provisioned", m.gpu_hours_provisioned}};
+  nlohmann::json cost = {{"total", m.cost}, {"vgpu_licenses", m.license_cost}};
   nlohmann::json by_origin = nlohmann::json::array();
   for (const OriginMetrics& o : m.origins) {
     by_origin.push_back({{"origin", o.name},
@@ -141,8 +228,22 @@ nlohmann::json run_metrics_json(const RunMetrics& m) {
                        {"allocated_fraction_mean", p.allocated_fraction_mean}});
   }
   gpus["by_pool"] = by_pool;
+  nlohmann::json services = nlohmann::json::array();
+  for (const ServiceMetrics& s : m.services) {
+    services.push_back(
+        {{"origin", s.name},
+         {"kind", s.kind},
+         {"jobs", s.jobs},
+         {"requests", s.arrived},
+         {"completed", s.latency_s.count},
+         {"dropped", s.dropped},
+         {"latency_s", summary_json(s.latency_s)},
+         {"slowdown", summary_json(s.slowdown)},
+         {"slo_s", s.slo_s > 0 ? nlohmann::json(s.slo_s) : nlohmann::json()},
+         {"slo_attainment", s.slo_attainment < 0 ? nlohmann::json() : nlohmann::json(s.slo_attainment)}});
+  }
   nlohmann::json sim = {{"events", m.events}, {"horizon_s", m.horizon_s}, {"wall_s", m.wall_s}};
-  return {{"jobs", jobs}, {"gpus", gpus}, {"sim", sim}};
+  return {{"jobs", jobs}, {"gpus", gpus}, {"services", services}, {"cost", cost}, {"sim", sim}};
 }
 
 }  // namespace sharesim

@@ -8,6 +8,7 @@
 
 #include "sim/metrics/percentiles.h"
 #include "sim/runtime/cluster_runtime.h"
+#include "sim/scenario/scenario.h"
 
 namespace sharesim {
 
@@ -19,6 +20,20 @@ struct OriginMetrics {
   std::uint64_t completed = 0;
   SampleSummary wait_s;
   SampleSummary jct_s;
+};
+
+// The requests of one origin of behaviour jobs: an inference service's requests (latency
+// against its SLO) or a notebook's cells (latency of each active phase).
+struct ServiceMetrics {
+  std::string name;
+  std::string kind;
+  std::uint64_t jobs = 0;  // pods of the origin
+  std::uint64_t arrived = 0;
+  std::uint64_t dropped = 0;   // queued in a pod when it was killed
+  SampleSummary latency_s;     // arrival to completion, over finished requests
+  SampleSummary slowdown;      // latency / standalone work of the request
+  double slo_s = 0;            // 0 = none
+  double slo_attainment = -1;  // share of finished requests with latency <= slo; -1 = no SLO
 };
 
 struct PoolMetrics {
@@ -36,21 +51,39 @@ struct RunMetrics {
   std::uint64_t running_at_end = 0;
   std::uint64_t pending_at_end = 0;
   std::uint64_t failed = 0;
-  SampleSummary wait_s;  // start - arrival, over jobs that started
-  SampleSummary jct_s;   // end - arrival, over completed jobs
+  SampleSummary wait_s;        // start - arrival, over jobs that started
+  SampleSummary jct_s;         // end - arrival, over completed jobs
+  SampleSummary slowdown;      // (end - start) / standalone duration, over completed jobs
+  double slo_attainment = -1;  // share of completed jobs with jct <= max_slowdown x standalone; -1 = no SLO
+  std::uint64_t killed_oom = 0, killed_fault = 0, killed_admission = 0;
+  std::uint64_t killed_by_other = 0;  // blast radius: pods killed by another pod's OOM or fault
+  std::uint64_t restarts = 0;         // kills after which a job was requeued (restart OnFailure)
   double throughput_jobs_per_hour = 0;
   std::uint64_t gpu_count = 0;
   double utilization_mean = 0;         // busy GPU-time / (GPUs x horizon)
   double allocated_fraction_mean = 0;  // allocated GPU-time / (GPUs x horizon)
   double gpu_hours_allocated = 0;
+  double gpu_hours_provisioned = 0;  // GPUs x horizon: what the cluster costs
+  double sm_utilization_mean = 0;    // SM-weighted: integral of sum(rate x sm) / (GPUs x horizon)
+  double memory_used_mean_mib = 0;   // per GPU, time average
+  double context_switches = 0;       // over all GPUs
+  std::uint64_t gpus_used_peak = 0;  // most GPUs allocated at once
+  double cost = 0;                   // gpu_hour x provisioned GPU-hours + vGPU licenses
+  double license_cost = 0;
   double horizon_s = 0;  // simulated span the integrals cover
   std::uint64_t events = 0;
-  double wall_s = 0;                   // real time of the run; the only non-deterministic field
-  std::vector<OriginMetrics> origins;  // in the order origins first appear in the scenario
-  std::vector<PoolMetrics> pools;      // in scenario order
+  double wall_s = 0;                     // real time of the run; the only non-deterministic field
+  std::vector<OriginMetrics> origins;    // in the order origins first appear in the scenario
+  std::vector<PoolMetrics> pools;        // in scenario order
+  std::vector<ServiceMetrics> services;  // origins of behaviour jobs (inference, notebook), in origin order
+  // Over all inference services and over all notebooks (for compare).
+  SampleSummary request_latency_s;
+  double request_slo_attainment = -1;
+  SampleSummary notebook_cell_slowdown;
 };
 
-RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, std::uint64_t events, double wall_s);
+RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, std::uint64_t events, double wall_s,
+                               const CostSpec& cost = {}, const SloSpec& slo = {});
 
 // {"jobs": {...}, "gpus": {...}, "sim": {...}} as summary.json's "metrics".
 nlohmann::json run_metrics_json(const RunMetrics& metrics);

@@ -37,6 +37,29 @@ ClusterRuntime::ClusterRuntime(Simulator& sim, Cluster& cluster, Scheduler& sche
   arrival_handler_.runtime = this;
   completion_handler_.runtime = this;
   sample_handler_.runtime = this;
+  fault_handler_.runtime = this;
+  slice_handler_.runtime = this;
+  timer_handler_.runtime = this;
+  requeue_handler_.runtime = this;
+  for (const Gpu& gpu : cluster.gpus()) {
+    if (gpu.sharing->slice_schedule()) {
+      slices_.resize(cluster.gpus().size());
+      break;
+    }
+  }
+}
+
+void ClusterRuntime::set_faults(SimTime mtbf, std::uint64_t seed) {
+  fault_mtbf_ = mtbf;
+  fault_stream_ = RandomStream(seed, "faults");
+}
+
+std::int32_t ClusterRuntime::intern_text(std::vector<std::string>& table,
+                                         std::unordered_map<std::string, std::int32_t>& index,
+                                         const std::string& text) {
+  const auto [it, inserted] = index.try_emplace(text, static_cast<std::int32_t>(table.size()));
+  if (inserted) table.push_back(text);
+  return it->second;
 }
 
 std::string ClusterRuntime::job_name(const JobRecord& job) const {
@@ -77,6 +100,10 @@ void ClusterRuntime::on_arrival(std::size_t source) {
   JobRecord& record = jobs_.emplace_back();
   record.spec = next_arrival_[source];
   record.spec.arrival = sim_.now();
+  if (const auto& factory = origins_[record.spec.origin].behaviour) {
+    record.behaviour = static_cast<std::int32_t>(behaviours_.size());
+    behaviours_.push_back(BehaviourSlot{factory->make(record.spec), EventId{}});
+  }
   ++counters_.submitted;
   last_job_event_ = sim_.now();
   pull_next_arrival(source);
@@ -94,9 +121,13 @@ bool ClusterRuntime::try_start(std::uint32_t job) {
   const auto first_pod = static_cast<std::uint32_t>(pods_.size());
   if (!scheduler_.try_place(rec.spec, pods_, devices_)) return false;
   rec.state = JobState::Running;
-  rec.start = sim_.now();
+  if (rec.start < 0) rec.start = sim_.now();  // a restarted job keeps its first start
   rec.last_update = sim_.now();
   rec.remaining_work = static_cast<double>(rec.spec.work);
+  if (rec.restarts > 0) {
+    const auto saved = checkpointed_work_.find(job);
+    if (saved != checkpointed_work_.end()) rec.remaining_work -= saved->second;
+  }
   rec.rate = 0;
   rec.first_pod = first_pod;
   rec.pod_count = static_cast<std::uint32_t>(pods_.size() - first_pod);
@@ -104,41 +135,156 @@ bool ClusterRuntime::try_start(std::uint32_t job) {
   const PodShape& shape = shapes_.shapes[rec.spec.shape];
   for_each_device(rec, [&](const DeviceAllocation& device) {
     Gpu& gpu = cluster_.gpu(device.gpu);
-    gpu.residents.push_back(
-        Resident{job, DeviceAsk{shape.gpu_resource, device.units, shape.gpu_units}, shape.demand, 0.0});
+    const DeviceAsk ask{shape.gpu_resource, device.units, shape.gpu_units};
+    gpu.residents.push_back(Resident{job, ask, shape.demand, 0.0});
     ++gpu_usage_[gpu.index].jobs_started;
+    ++rec.gpu_devices;
+    if (rec.note < 0) {
+      const std::string note = gpu.sharing->placement_note(ask);
+      if (!note.empty()) rec.note = intern_text(notes_, note_index_, note);
+    }
   });
   if (event_log_ != nullptr) log("start", job, cluster_.node(pods_[first_pod].node).name);
-  // Memory: a policy without isolation may fail an allocation here (question 4 of the policy).
+  // Memory and admission: a policy may fail the newcomer (or, without memory isolation, more
+  // pods) as it joins (question 4 of the policy).
   bool died_at_once = false;
   for_each_device(rec, [&](const DeviceAllocation& device) {
     if (died_at_once) return;
     Gpu& gpu = cluster_.gpu(device.gpu);
-    killed_scratch_.clear();
-    gpu.sharing->on_join(gpu.residents, killed_scratch_);
-    if (killed_scratch_.empty()) return;
-    std::vector<std::uint32_t> victims;
-    for (std::size_t index : killed_scratch_) victims.push_back(gpu.residents[index].task);
-    for (std::uint32_t victim : victims) {
-      if (jobs_[victim].state == JobState::Running)
-        kill(victim, "OOM: out of GPU memory on " + cluster_.node(gpu.node).name);
-    }
+    casualties_scratch_.clear();
+    gpu.sharing->on_join(gpu.residents, casualties_scratch_);
+    if (casualties_scratch_.killed.empty()) return;
+    const Casualties casualties = casualties_scratch_;  // kills below reuse the scratch
+    apply_casualties(gpu, casualties, job);
     died_at_once = jobs_[job].state != JobState::Running;
   });
   if (died_at_once) return true;  // it started and was killed by its own allocation
+  if (rec.behaviour >= 0) {
+    apply_step(job, behaviours_[static_cast<std::size_t>(rec.behaviour)].program->start(sim_.now()));
+    if (rec.state != JobState::Running) {
+      freed_by_kill_ = true;  // ended at once: what it freed gives the queue another pass
+      return true;
+    }
+  }
   bool holds_gpus = false;
   for_each_device(rec, [&](const DeviceAllocation& device) {
     refresh_gpu(device.gpu);
     holds_gpus = true;
   });
   if (!holds_gpus) refresh_job(job);  // CPU-only: no GPU policy sets its rate
+  if (holds_gpus && fault_mtbf_ > 0) {
+    const double delay = fault_stream_.exponential(static_cast<double>(fault_mtbf_));
+    const SimTime room = kTimeNever - sim_.now();
+    const SimTime at = delay >= static_cast<double>(room) ? kTimeNever : sim_.now() + static_cast<SimTime>(delay);
+    jobs_[job].fault = sim_.schedule_at(at, fault_handler_, job);
+  }
   return true;
+}
+
+void ClusterRuntime::apply_casualties(const Gpu& gpu, const Casualties& casualties, std::uint32_t trigger) {
+  // The pod that caused it goes first: what remains on the GPU then never shows a state the
+  // policy refused (e.g. memory above the GPU's while the blast radius is being cleared).
+  std::vector<std::uint32_t> victims;
+  victims.reserve(casualties.killed.size());
+  for (std::size_t index : casualties.killed) {
+    if (gpu.residents[index].task == trigger) victims.push_back(trigger);
+  }
+  for (std::size_t index : casualties.killed) {
+    if (gpu.residents[index].task != trigger) victims.push_back(gpu.residents[index].task);
+  }
+  const std::string place = cluster_.node(gpu.node).name + " GPU " + std::to_string(gpu.local_index);
+  for (std::uint32_t victim : victims) {
+    if (jobs_[victim].state != JobState::Running) continue;
+    const bool by_other = victim != trigger;
+    const std::string reason = by_other ? "killed by another pod's " + std::string(kill_cause_name(casualties.cause)) +
+                                              " on " + place + ": " + casualties.reason
+                                        : casualties.reason + " on " + place;
+    kill(victim, reason, casualties.cause, by_other);
+  }
+}
+
+void ClusterRuntime::on_fault(std::uint32_t job) {
+  JobRecord& rec = jobs_[job];
+  rec.fault = EventId{};
+  if (rec.state != JobState::Running) return;
+  // The fault hits the job's first GPU; its policy decides who dies with it.
+  const DeviceAllocation& device = devices_[pods_[rec.first_pod].first_device];
+  const Gpu& gpu = cluster_.gpu(device.gpu);
+  std::size_t index = 0;
+  while (gpu.residents[index].task != job) ++index;
+  casualties_scratch_.clear();
+  gpu.sharing->on_fault(gpu.residents, index, casualties_scratch_);
+  const Casualties casualties = casualties_scratch_;
+  apply_casualties(gpu, casualties, job);
+  schedule_pending();
 }
 
 void ClusterRuntime::refresh_gpu(std::uint32_t gpu_index) {
   Gpu& gpu = cluster_.gpu(gpu_index);
-  gpu.sharing->compute_rates(gpu.residents);
-  for (const Resident& resident : gpu.residents) refresh_job(resident.task);
+  if (slices_.empty()) {
+    gpu.sharing->compute_rates(gpu.residents);
+  } else {
+    set_slice_rates(gpu_index);
+  }
+  for (const Resident& resident : gpu.residents) refresh_job(resident.task, &resident);
+  update_gpu_usage(gpu_index);
+}
+
+void ClusterRuntime::set_slice_rates(std::uint32_t gpu_index) {
+  Gpu& gpu = cluster_.gpu(gpu_index);
+  SliceState& state = slices_[gpu_index];
+  const std::optional<SliceSchedule> schedule = gpu.sharing->slice_schedule();
+  const std::size_t active = count_active(gpu.residents);
+  if (!schedule || active < 2) {
+    // Alone (or fluid): no slices to take turns in.
+    sim_.cancel(state.timer);
+    state = SliceState{};
+    gpu.sharing->compute_rates(gpu.residents);
+    return;
+  }
+  const auto holder = std::find_if(gpu.residents.begin(), gpu.residents.end(),
+                                   [&](const Resident& r) { return r.task == state.running && is_active(r); });
+  if (!state.timer.valid()) {
+    // Two or more contexts now: the first active one starts a slice.
+    state.running = std::find_if(gpu.residents.begin(), gpu.residents.end(), is_active)->task;
+    state.in_gap = false;
+    state.timer = sim_.schedule_in(schedule->slice_ns, slice_handler_, gpu_index);
+  } else if (!state.in_gap && holder == gpu.residents.end()) {
+    // The slice holder left mid-slice: the GPU switches to the next context.
+    sim_.cancel(state.timer);
+    state.in_gap = true;
+    gpu_usage_[gpu_index].context_switches += 1;
+    state.timer = sim_.schedule_in(schedule->gap_ns, slice_handler_, gpu_index);
+  }
+  for (Resident& r : gpu.residents) r.rate = (!state.in_gap && r.task == state.running) ? 1.0 : 0.0;
+}
+
+void ClusterRuntime::on_slice_end(std::uint32_t gpu_index) {
+  Gpu& gpu = cluster_.gpu(gpu_index);
+  SliceState& state = slices_[gpu_index];
+  const SliceSchedule schedule = *gpu.sharing->slice_schedule();
+  update_gpu_usage(gpu_index);  // close the integrals at the old rates
+  if (state.in_gap) {
+    // Round robin in resident (arrival) order: the next active context after the last holder.
+    auto it = std::find_if(gpu.residents.begin(), gpu.residents.end(),
+                           [&](const Resident& r) { return r.task == state.running; });
+    const auto next_active = [&](auto from) {
+      for (auto i = from; i != gpu.residents.end(); ++i) {
+        if (is_active(*i)) return i;
+      }
+      return std::find_if(gpu.residents.begin(), gpu.residents.end(), is_active);
+    };
+    it = it == gpu.residents.end() ? next_active(gpu.residents.begin()) : next_active(std::next(it));
+    state.running = it->task;
+    state.in_gap = false;
+    state.timer = sim_.schedule_in(schedule.slice_ns, slice_handler_, gpu_index);
+  } else {
+    state.in_gap = true;
+    gpu_usage_[gpu_index].context_switches += 1;
+    state.timer = sim_.schedule_in(schedule.gap_ns, slice_handler_, gpu_index);
+  }
+  for (Resident& r : gpu.residents) r.rate = (!state.in_gap && r.task == state.running) ? 1.0 : 0.0;
+  for (const Resident& resident : gpu.residents) refresh_job(resident.task, &resident);
   update_gpu_usage(gpu_index);
 }
 
@@ -147,17 +293,22 @@ void ClusterRuntime::advance_progress(JobRecord& rec, SimTime time) {
   rec.last_update = time;
 }
 
-void ClusterRuntime::refresh_job(std::uint32_t job) {
+void ClusterRuntime::refresh_job(std::uint32_t job, const Resident* resident_on_changed_gpu) {
   JobRecord& rec = jobs_[job];
   const SimTime now = sim_.now();
   advance_progress(rec, now);
   double rate = INFINITY;
-  for_each_device(rec, [&](const DeviceAllocation& device) {
-    for (const Resident& resident : cluster_.gpu(device.gpu).residents) {
-      if (resident.task == job) rate = std::min(rate, resident.rate);
-    }
-  });
+  if (rec.gpu_devices == 1 && resident_on_changed_gpu != nullptr) {
+    rate = resident_on_changed_gpu->rate;  // its only GPU: no need to look the others up
+  } else {
+    for_each_device(rec, [&](const DeviceAllocation& device) {
+      for (const Resident& resident : cluster_.gpu(device.gpu).residents) {
+        if (resident.task == job) rate = std::min(rate, resident.rate);
+      }
+    });
+  }
   if (!std::isfinite(rate)) rate = 1.0;  // holds no GPU (CPU-only job): standalone speed
+  if (rec.idle) rate = 0;                // an idle phase makes no progress, whatever a policy says
   if (rate == rec.rate && rec.completion.valid()) return;
   sim_.cancel(rec.completion);
   rec.rate = rate;
@@ -175,12 +326,28 @@ void ClusterRuntime::update_gpu_usage(std::uint32_t gpu_index) {
   const Gpu& gpu = cluster_.gpu(gpu_index);
   GpuUsage& usage = gpu_usage_[gpu_index];
   const SimTime now = sim_.now();
+  const auto elapsed = static_cast<double>(now - usage.last_change);
+  usage.context_switches += usage.switch_rate * elapsed;
+  usage.sm_busy_ns += usage.sm_load * elapsed;
+  usage.memory_mib_ns += static_cast<double>(usage.memory_mib) * elapsed;
+  usage.last_change = now;
+  // Slice-level GPUs count their switches one by one (on_slice_end).
+  usage.switch_rate = slices_.empty() ? gpu.sharing->context_switches_per_ns(gpu.residents) : 0.0;
+  usage.sm_load = 0;
+  usage.memory_mib = 0;
+  for (const Resident& r : gpu.residents) {
+    usage.sm_load += r.rate * r.demand.sm;
+    usage.memory_mib += r.demand.mem_mib;
+  }
+  usage.sm_load = std::min(usage.sm_load, 1.0);
+  usage.peak_memory_mib = std::max(usage.peak_memory_mib, usage.memory_mib);
   const bool allocated = !gpu.residents.empty();
   const bool busy =
       std::any_of(gpu.residents.begin(), gpu.residents.end(), [](const Resident& r) { return r.rate > 0; });
   if (allocated && usage.allocated_since < 0) {
     usage.allocated_since = now;
     ++counters_.allocated_gpus;
+    counters_.peak_allocated_gpus = std::max(counters_.peak_allocated_gpus, counters_.allocated_gpus);
   } else if (!allocated && usage.allocated_since >= 0) {
     usage.allocated_ns += now - usage.allocated_since;
     usage.allocated_since = -1;
@@ -199,6 +366,102 @@ void ClusterRuntime::update_gpu_usage(std::uint32_t gpu_index) {
 void ClusterRuntime::on_completion(std::uint32_t job) {
   JobRecord& rec = jobs_[job];
   rec.completion = EventId{};
+  if (rec.behaviour >= 0) {
+    // The end of a step's work, not necessarily of the job.
+    rec.remaining_work = 0;
+    rec.last_update = sim_.now();
+    apply_step(job, behaviours_[static_cast<std::size_t>(rec.behaviour)].program->work_done(sim_.now()));
+    if (rec.state == JobState::Completed) schedule_pending();
+    return;
+  }
+  complete(job);
+  schedule_pending();
+}
+
+void ClusterRuntime::on_behaviour_timer(std::uint32_t job) {
+  JobRecord& rec = jobs_[job];
+  BehaviourSlot& slot = behaviours_[static_cast<std::size_t>(rec.behaviour)];
+  slot.timer = EventId{};
+  if (rec.state != JobState::Running) return;
+  apply_step(job, slot.program->timer(sim_.now()));
+  if (rec.state == JobState::Completed) schedule_pending();
+}
+
+void ClusterRuntime::apply_step(std::uint32_t job, const BehaviourStep& step) {
+  JobRecord& rec = jobs_[job];
+  const SimTime now = sim_.now();
+  if (step.arrivals > 0 || step.latency >= 0) {
+    if (request_stats_.size() <= rec.spec.origin) request_stats_.resize(rec.spec.origin + 1);
+    RequestStats& stats = request_stats_[rec.spec.origin];
+    stats.arrived += step.arrivals;
+    stats.dropped += step.dropped;
+    if (step.latency >= 0) {
+      stats.latency_ns.push_back(step.latency);
+      stats.slowdown.push_back(step.request_work > 0 ? static_cast<double>(step.latency) / step.request_work : 1.0);
+    }
+  }
+  if (step.done) {
+    complete(job);
+    return;
+  }
+  if (step.timer != BehaviourStep::kKeepTimer) {
+    EventId& timer = behaviours_[static_cast<std::size_t>(rec.behaviour)].timer;
+    sim_.cancel(timer);
+    timer = EventId{};
+    if (step.timer != kTimeNever) timer = sim_.schedule_at(std::max(step.timer, now), timer_handler_, job);
+  }
+  advance_progress(rec, now);
+  const bool new_work = step.work >= 0;
+  if (new_work) {
+    rec.remaining_work = step.work;
+    // Forces refresh_job to place the completion of the new work even at an unchanged rate.
+    sim_.cancel(rec.completion);
+    rec.completion = EventId{};
+  }
+  if (step.demand) {
+    const PhaseDemand& demand = *step.demand;
+    rec.idle = demand.sm <= 0 && demand.bw <= 0;
+    bool changed = false;
+    for_each_device(rec, [&](const DeviceAllocation& device) {
+      for (Resident& r : cluster_.gpu(device.gpu).residents) {
+        if (r.task == job && !(r.demand == demand)) {
+          r.demand = demand;
+          changed = true;
+        }
+      }
+    });
+    if (changed) {
+      // Lazy update: only the GPUs of this job get new rates.
+      for_each_device(rec, [&](const DeviceAllocation& device) { refresh_gpu(device.gpu); });
+      if (rec.gpu_devices == 0) refresh_job(job);
+      return;
+    }
+  }
+  if (new_work) refresh_job(job);
+}
+
+void ClusterRuntime::on_requeue(std::uint32_t job) {
+  jobs_[job].backing_off = false;
+  if (event_log_ != nullptr) log("requeue", job, "");
+  // Like an arrival: it may start at once; otherwise it queues behind the jobs that arrived
+  // before now (a recreated pod's creation time is now).
+  if (!scheduler_.might_fit(jobs_[job].spec) || !try_start(job)) {
+    scheduler_.pending().push(job, jobs_[job].spec.priority, jobs_.size());
+  }
+  if (freed_by_kill_) schedule_pending();
+}
+
+void ClusterRuntime::complete(std::uint32_t job) {
+  JobRecord& rec = jobs_[job];
+  if (rec.completion.valid()) sim_.cancel(rec.completion);  // when a behaviour's step ended the job
+  rec.completion = EventId{};
+  if (rec.behaviour >= 0) {
+    EventId& timer = behaviours_[static_cast<std::size_t>(rec.behaviour)].timer;
+    sim_.cancel(timer);
+    timer = EventId{};
+  }
+  sim_.cancel(rec.fault);
+  rec.fault = EventId{};
   rec.remaining_work = 0;
   rec.state = JobState::Completed;
   rec.end = sim_.now();
@@ -207,7 +470,6 @@ void ClusterRuntime::on_completion(std::uint32_t job) {
   ++counters_.completed;
   if (event_log_ != nullptr) log("complete", job, "");
   vacate(job);
-  schedule_pending();
 }
 
 void ClusterRuntime::vacate(std::uint32_t job) {
@@ -228,17 +490,63 @@ void ClusterRuntime::vacate(std::uint32_t job) {
   for (std::uint32_t gpu : touched) refresh_gpu(gpu);
 }
 
-void ClusterRuntime::kill(std::uint32_t job, const std::string& reason) {
+void ClusterRuntime::kill(std::uint32_t job, const std::string& reason, KillCause cause, bool by_other) {
   JobRecord& rec = jobs_[job];
   sim_.cancel(rec.completion);
   rec.completion = EventId{};
+  sim_.cancel(rec.fault);
+  rec.fault = EventId{};
+  if (rec.behaviour >= 0) {
+    BehaviourSlot& slot = behaviours_[static_cast<std::size_t>(rec.behaviour)];
+    sim_.cancel(slot.timer);
+    slot.timer = EventId{};
+    const std::uint64_t lost = slot.program->stop(sim_.now());
+    if (lost > 0) {
+      if (request_stats_.size() <= rec.spec.origin) request_stats_.resize(rec.spec.origin + 1);
+      request_stats_[rec.spec.origin].dropped += lost;
+    }
+  }
+  rec.kill_cause = cause;
+  rec.killed_by_other = by_other;
+  counters_.killed_oom += cause == KillCause::Oom ? 1 : 0;
+  counters_.killed_fault += cause == KillCause::Fault ? 1 : 0;
+  counters_.killed_admission += cause == KillCause::AdmissionError ? 1 : 0;
+  counters_.killed_by_other += by_other ? 1 : 0;
+  const RestartSpec& restart = origins_[rec.spec.origin].restart;
+  if (restart.on_failure && rec.restarts < restart.max_restarts) {
+    // restartPolicy OnFailure with backoffLimit (docs/models.md "Checkpoints and restarts"):
+    // back to pending after the backoff, keeping the work saved by its last checkpoint.
+    if (rec.behaviour < 0 && restart.checkpoint_interval > 0) {
+      advance_progress(rec, sim_.now());
+      const double done = static_cast<double>(rec.spec.work) - rec.remaining_work;
+      const auto interval = static_cast<double>(restart.checkpoint_interval);
+      checkpointed_work_[job] = std::floor(done / interval) * interval;
+    }
+    ++rec.restarts;
+    ++counters_.restarts;
+    rec.state = JobState::Pending;
+    rec.failure = intern_text(failure_reasons_, failure_index_, reason);
+    freed_by_kill_ = true;
+    --counters_.running;
+    log("restart", job, reason);
+    vacate(job);
+    rec.gpu_devices = 0;
+    rec.idle = false;
+    rec.backing_off = true;
+    SimTime backoff = restart.backoff;
+    for (std::uint32_t i = 1; i < rec.restarts && backoff < restart.max_backoff; ++i) {
+      backoff = backoff <= restart.max_backoff / 2 ? backoff * 2 : restart.max_backoff;
+    }
+    backoff = std::min(backoff, restart.max_backoff);
+    const SimTime at = backoff >= kTimeNever - sim_.now() ? kTimeNever : sim_.now() + backoff;
+    sim_.schedule_at(at, requeue_handler_, job);
+    return;
+  }
   rec.state = JobState::Failed;
   rec.end = sim_.now();
   last_job_event_ = sim_.now();
   freed_by_kill_ = true;
-  const auto it = std::find(failure_reasons_.begin(), failure_reasons_.end(), reason);
-  rec.failure = static_cast<std::int32_t>(it - failure_reasons_.begin());
-  if (it == failure_reasons_.end()) failure_reasons_.push_back(reason);
+  rec.failure = intern_text(failure_reasons_, failure_index_, reason);
   --counters_.running;
   ++counters_.failed;
   log("fail", job, reason);
@@ -295,6 +603,11 @@ void ClusterRuntime::finish(SimTime end) {
     if (usage.allocated_since >= 0) usage.allocated_ns += end - usage.allocated_since;
     if (usage.busy_since >= 0) usage.busy_ns += end - usage.busy_since;
     usage.allocated_since = usage.busy_since = -1;
+    const auto elapsed = static_cast<double>(end - usage.last_change);
+    usage.context_switches += usage.switch_rate * elapsed;
+    usage.sm_busy_ns += usage.sm_load * elapsed;
+    usage.memory_mib_ns += static_cast<double>(usage.memory_mib) * elapsed;
+    usage.last_change = end;
   }
   for (JobRecord& rec : jobs_) {
     if (rec.state == JobState::Running) advance_progress(rec, end);

@@ -11,10 +11,13 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/cluster/cluster.h"
+#include "sim/core/random_stream.h"
 #include "sim/core/simulator.h"
+#include "sim/runtime/job_behaviour.h"
 #include "sim/runtime/job_source.h"
 #include "sim/sched/scheduler.h"
 
@@ -26,6 +29,11 @@ std::string_view job_state_name(JobState state);
 struct JobRecord {
   JobSpec spec;
   JobState state = JobState::Pending;
+  // The behaviour and restart fields sit in what was padding, so the record stays 128 bytes
+  // (a million jobs are held at once).
+  bool idle = false;            // its behaviour's current demand is idle (no progress)
+  bool backing_off = false;     // pending in its restart backoff, not yet back in the queue
+  std::int32_t behaviour = -1;  // index into the runtime's behaviour slots; -1 = steady work
   SimTime start = -1;
   SimTime end = -1;
   double remaining_work = 0;  // ns of standalone work left as of last_update
@@ -34,7 +42,21 @@ struct JobRecord {
   EventId completion;
   std::uint32_t first_pod = 0;  // range in ClusterRuntime::pods()
   std::uint32_t pod_count = 0;
-  std::int32_t failure = -1;  // index into failure_reasons() when Failed
+  std::uint32_t gpu_devices = 0;  // device allocations it holds (0 for CPU-only jobs)
+  std::int32_t failure = -1;      // index into failure_reasons() when Failed
+  std::int32_t note = -1;         // index into notes(): a policy's remark on its placement
+  EventId fault;                  // its pending fatal fault, when faults are injected
+  KillCause kill_cause = KillCause::None;
+  bool killed_by_other = false;  // died of another pod's OOM or fault (blast radius)
+  std::uint16_t restarts = 0;    // times it was requeued after a kill (restart: OnFailure; at most 65535)
+};
+
+// Requests (or notebook cells) of one origin's behaviour jobs.
+struct RequestStats {
+  std::vector<SimTime> latency_ns;  // arrival to completion, one per finished request
+  std::vector<double> slowdown;     // latency / standalone work of the request, same order
+  std::uint64_t arrived = 0;
+  std::uint64_t dropped = 0;  // queued in a pod when it was killed
 };
 
 struct GpuUsage {
@@ -43,6 +65,15 @@ struct GpuUsage {
   SimTime allocated_ns = 0;
   SimTime busy_ns = 0;
   std::uint64_t jobs_started = 0;
+  // Integrals since the start, brought up to date whenever the GPU's residents or rates change.
+  SimTime last_change = 0;
+  double switch_rate = 0;  // context switches per ns (fluid), as of last_change
+  double sm_load = 0;      // sum of rate x sm over residents, capped at 1 (SM-weighted utilization)
+  std::int64_t memory_mib = 0;
+  double context_switches = 0;
+  double sm_busy_ns = 0;     // integral of sm_load
+  double memory_mib_ns = 0;  // integral of memory_mib
+  std::int64_t peak_memory_mib = 0;
 };
 
 struct RuntimeCounters {
@@ -52,6 +83,12 @@ struct RuntimeCounters {
   std::uint64_t failed = 0;
   std::uint64_t allocated_gpus = 0;
   std::uint64_t busy_gpus = 0;
+  std::uint64_t killed_oom = 0;
+  std::uint64_t killed_fault = 0;
+  std::uint64_t killed_admission = 0;
+  std::uint64_t killed_by_other = 0;  // of the above, pods that died of another pod's OOM or fault
+  std::uint64_t restarts = 0;         // kills after which the job was requeued (restart OnFailure)
+  std::uint64_t peak_allocated_gpus = 0;
 };
 
 struct TimeseriesSample {
@@ -75,6 +112,9 @@ class ClusterRuntime {
   void finish(SimTime end);
   // Optional CSV event log (time_s,event,job,detail); nullptr = none.
   void set_event_log(std::ostream* log) { event_log_ = log; }
+  // Injects fatal faults: each job that starts draws an exponential running time to its fault
+  // (mean `mtbf`) from the stream "faults" of `seed`. Call before start().
+  void set_faults(SimTime mtbf, std::uint64_t seed);
 
   const std::vector<JobRecord>& jobs() const { return jobs_; }
   const std::vector<PodPlacement>& pods() const { return pods_; }
@@ -82,8 +122,11 @@ class ClusterRuntime {
   const std::vector<GpuUsage>& gpu_usage() const { return gpu_usage_; }
   const std::vector<JobOrigin>& origins() const { return origins_; }
   const std::vector<std::string>& failure_reasons() const { return failure_reasons_; }
+  const std::vector<std::string>& notes() const { return notes_; }
   const std::vector<TimeseriesSample>& timeseries() const { return samples_; }
   const RuntimeCounters& counters() const { return counters_; }
+  // By origin index; shorter than origins() when the last origins have no behaviour jobs.
+  const std::vector<RequestStats>& request_stats() const { return request_stats_; }
   // Time of the latest arrival, completion or failure: the end of a run without `until`.
   SimTime last_job_event() const { return last_job_event_; }
   const Cluster& cluster() const { return cluster_; }
@@ -114,6 +157,29 @@ class ClusterRuntime {
     ClusterRuntime* runtime = nullptr;
     void on_event(std::uint32_t) override { runtime->on_sample(); }
   };
+  struct FaultHandler : EventHandler {
+    ClusterRuntime* runtime = nullptr;
+    void on_event(std::uint32_t job) override { runtime->on_fault(job); }
+  };
+  struct SliceHandler : EventHandler {
+    ClusterRuntime* runtime = nullptr;
+    void on_event(std::uint32_t gpu) override { runtime->on_slice_end(gpu); }
+  };
+  struct TimerHandler : EventHandler {
+    ClusterRuntime* runtime = nullptr;
+    void on_event(std::uint32_t job) override { runtime->on_behaviour_timer(job); }
+  };
+  struct RequeueHandler : EventHandler {
+    ClusterRuntime* runtime = nullptr;
+    void on_event(std::uint32_t job) override { runtime->on_requeue(job); }
+  };
+  // Slice-level mode of one GPU (GpuSharing::slice_schedule): who holds the GPU and until when.
+  struct SliceState {
+    EventId timer;
+    std::uint32_t running = kNobody;  // task whose slice it is (or was, during a gap)
+    bool in_gap = false;
+    static constexpr std::uint32_t kNobody = 0xffffffffu;
+  };
 
   void pull_next_arrival(std::size_t source);
   // Schedules the earliest buffered arrival over all sources; simultaneous arrivals go in
@@ -129,10 +195,26 @@ class ClusterRuntime {
   bool freed_by_kill_ = false;  // a kill freed resources: pending jobs get another try
   // Removes the job from its GPUs and gives its resources back; refreshes those GPUs.
   void vacate(std::uint32_t job);
-  void kill(std::uint32_t job, const std::string& reason);
+  void kill(std::uint32_t job, const std::string& reason, KillCause cause, bool by_other);
+  // Kills what a policy decided (after a join or a fault) on one GPU; `trigger` caused it.
+  void apply_casualties(const Gpu& gpu, const Casualties& casualties, std::uint32_t trigger);
+  void on_fault(std::uint32_t job);
+  // Behaviour jobs (job_behaviour.h): a step's effects, its timer, the end of its work.
+  void apply_step(std::uint32_t job, const BehaviourStep& step);
+  void on_behaviour_timer(std::uint32_t job);
+  void complete(std::uint32_t job);
+  // Restart OnFailure: back into the pending queue after its backoff.
+  void on_requeue(std::uint32_t job);
+  // Slice-level mode: runs or stops the slice timer of one GPU and sets its residents' rates.
+  void set_slice_rates(std::uint32_t gpu);
+  void on_slice_end(std::uint32_t gpu);
+  std::int32_t intern_text(std::vector<std::string>& table, std::unordered_map<std::string, std::int32_t>& index,
+                           const std::string& text);
   // Recomputes rates on one GPU and moves the completion events of its residents.
   void refresh_gpu(std::uint32_t gpu);
-  void refresh_job(std::uint32_t job);
+  // Brings the job's progress up to now and moves its completion to its new rate: the lowest
+  // over its GPUs, or, for a job on one GPU, that resident's rate when it is given.
+  void refresh_job(std::uint32_t job, const Resident* resident_on_changed_gpu = nullptr);
   // Brings remaining work up to `time` at the job's current rate.
   static void advance_progress(JobRecord& rec, SimTime time);
   void update_gpu_usage(std::uint32_t gpu);
@@ -153,6 +235,21 @@ class ClusterRuntime {
   std::vector<DeviceAllocation> devices_;
   std::vector<GpuUsage> gpu_usage_;
   std::vector<std::string> failure_reasons_;
+  std::unordered_map<std::string, std::int32_t> failure_index_;
+  std::vector<std::string> notes_;
+  std::unordered_map<std::string, std::int32_t> note_index_;
+  std::vector<SliceState> slices_;  // by GPU; empty when no GPU runs slice-level
+  // One per job with a behaviour: its program and its pending timer.
+  struct BehaviourSlot {
+    std::unique_ptr<JobBehaviour> program;
+    EventId timer;
+  };
+  std::vector<BehaviourSlot> behaviours_;
+  // Standalone work saved by the last checkpoint, for restarted jobs that checkpoint.
+  std::unordered_map<std::uint32_t, double> checkpointed_work_;
+  std::vector<RequestStats> request_stats_;
+  SimTime fault_mtbf_ = 0;
+  RandomStream fault_stream_{0};
   std::vector<TimeseriesSample> samples_;
   RuntimeCounters counters_;
   SimTime sample_interval_ = 0;
@@ -162,8 +259,12 @@ class ClusterRuntime {
   ArrivalHandler arrival_handler_;
   CompletionHandler completion_handler_;
   SampleHandler sample_handler_;
+  FaultHandler fault_handler_;
+  SliceHandler slice_handler_;
+  TimerHandler timer_handler_;
+  RequeueHandler requeue_handler_;
+  Casualties casualties_scratch_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> failed_shapes_scratch_;  // (shape, pods)
-  std::vector<std::size_t> killed_scratch_;
   std::vector<std::uint32_t> vacated_gpus_scratch_;
 };
 

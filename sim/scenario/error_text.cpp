@@ -1,5 +1,8 @@
 #include "sim/scenario/error_text.h"
 
+#include <charconv>
+#include <cmath>
+
 namespace sharesim {
 namespace {
 
@@ -32,6 +35,13 @@ std::string describe_value(const nlohmann::ordered_json& value) {
     return quote(text);
   }
   return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string format_number(double value) {
+  if (std::nearbyint(value) == value && std::fabs(value) < 1e15) return std::to_string(static_cast<long long>(value));
+  char buf[32];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+  return std::string(buf, end);
 }
 
 std::string count_of(long long count, std::string_view singular, std::string_view plural) {

@@ -18,6 +18,9 @@ std::string quoted_list(const std::vector<std::string>& words);
 // shortened), containers by kind ("an object", "an array").
 std::string describe_value(const nlohmann::ordered_json& value);
 
+// A number for a message: integers without a decimal point ("30", "1000000000000"), others in
+// their shortest exact form ("0.5").
+std::string format_number(double value);
 // "1 GPU", "9 GPUs".
 std::string count_of(long long count, std::string_view singular, std::string_view plural);
 

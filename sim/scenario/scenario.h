@@ -40,6 +40,18 @@ struct OutputSpec {
   bool event_log = false;
 };
 
+struct FaultSpec {
+  SimTime job_mtbf = 0;  // mean running time between fatal faults of one job; 0 = no faults
+};
+
+struct CostSpec {
+  double gpu_hour = 0;  // price of one GPU-hour; 0 = not given
+};
+
+struct SloSpec {
+  double max_slowdown = 0;  // completion time / standalone duration a job may reach; 0 = no SLO
+};
+
 struct Scenario {
   std::string file;                 // path the scenario was read from ("<string>" for in-memory text)
   std::string base_dir;             // directory of `file`; relative paths inside the scenario resolve here
@@ -54,6 +66,11 @@ struct Scenario {
   SchedulerSpec scheduler;
   nlohmann::json workload;  // validated against the schema; interpreted by workloads/
   OutputSpec output;
+  nlohmann::json calibration_overrides;  // `calibration.overrides`, checked by policies/
+  FaultSpec faults;
+  CostSpec cost;
+  SloSpec slo;
+  nlohmann::json compare;  // `compare` section (named sharing variants), read by apps/compare_run.h
 };
 
 struct Override {

@@ -86,6 +86,13 @@ Scenario typed_scenario(const Json& document) {
     scenario.scheduler.placement = scheduler.value("placement", scenario.scheduler.placement);
   }
   scenario.workload = nlohmann::json(document["workload"]);
+  if (document.contains("calibration") && document["calibration"].contains("overrides")) {
+    scenario.calibration_overrides = nlohmann::json(document["calibration"]["overrides"]);
+  }
+  if (document.contains("faults")) scenario.faults.job_mtbf = duration_at(document["faults"], "mtbf", 0);
+  if (document.contains("cost")) scenario.cost.gpu_hour = document["cost"].value("gpu_hour", 0.0);
+  if (document.contains("slo")) scenario.slo.max_slowdown = document["slo"].value("max_slowdown", 0.0);
+  if (document.contains("compare")) scenario.compare = nlohmann::json(document["compare"]);
   if (document.contains("output")) {
     const Json& output = document["output"];
     scenario.output.dir = output.value("dir", "");

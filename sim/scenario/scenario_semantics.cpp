@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -83,7 +84,11 @@ class SemanticChecker {
         report(pointer + "/topology",
                "\"nvlink-pairs\" pairs GPUs two by two, so gpus_per_node must be even, found " + std::to_string(gpus));
       }
-      capacities_.push_back({gpu, pool["nodes"].get<std::int64_t>(), gpus, pool["cpu_milli"].get<std::int64_t>(),
+      // Whole GPUs are what an exclusive pool offers; a shared pool advertises more units (replicas,
+      // vGPUs), which only its policy knows: the run's capacity check on the built cluster covers it.
+      const bool whole_gpus = !pool.contains("sharing") || pool["sharing"].value("policy", "") == "exclusive";
+      const std::int64_t gpu_units = whole_gpus ? gpus : std::numeric_limits<std::int64_t>::max();
+      capacities_.push_back({gpu, pool["nodes"].get<std::int64_t>(), gpu_units, pool["cpu_milli"].get<std::int64_t>(),
                              pool["memory_mib"].get<std::int64_t>()});
     }
   }
@@ -124,9 +129,9 @@ class SemanticChecker {
                                          "), so it would make no jobs");
         }
       }
-      const Json& duration = generator["duration"];
-      if (duration.contains("file"))
-        check_readable(pointer + "/duration/file", duration["file"].get<std::string>(), "samples");
+      // A resampling generator has no duration (workloads/ checks which keys go together).
+      if (generator.contains("duration") && generator["duration"].contains("file"))
+        check_readable(pointer + "/duration/file", generator["duration"]["file"].get<std::string>(), "samples");
       check_pods(pointer, generator);
     }
   }

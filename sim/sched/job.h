@@ -3,12 +3,14 @@
 // requests. Request shapes are interned (a million jobs from one generator share one
 // PodShape) so a job record stays small.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "sim/cluster/gpu_sharing.h"
 #include "sim/core/sim_time.h"
+#include "sim/runtime/job_behaviour.h"
 
 namespace sharesim {
 
@@ -37,6 +39,10 @@ struct ShapeTable {
 struct JobOrigin {
   std::string name;  // job names are "<origin>-<sequence>"
   std::string kind;  // behaviour class: "training", "batch", ...
+  // Set by workloads/ for classes that are more than steady work (services, notebooks).
+  std::shared_ptr<JobBehaviourFactory> behaviour;
+  RestartSpec restart;  // what a kill does to its jobs
+  SimTime slo = 0;      // request latency objective of a service (0 = none)
 };
 
 struct JobSpec {

@@ -4,6 +4,7 @@
 
 #include "sim/sched/placement/first_fit.h"
 #include "sim/sched/placement/ordered_by_free_units.h"
+#include "sim/sched/placement/scored_placement.h"
 
 namespace sharesim {
 namespace {
@@ -14,10 +15,15 @@ struct PlacementEntry {
 };
 
 // The score plugins this build knows: one line each (their code lives in placement/).
-constexpr std::array<PlacementEntry, 3> kPlacements{{
+constexpr std::array<PlacementEntry, 8> kPlacements{{
     {"first-fit", make_first_fit},
     {"binpack", make_binpack},
     {"spread", make_spread},
+    {"dot-product", make_dot_product_placement},
+    {"best-fit", make_best_fit_placement},
+    {"gpu-packing", make_gpu_packing_placement},
+    {"gpu-clustering", make_gpu_clustering_placement},
+    {"fgd", make_fgd_placement},
 }};
 
 }  // namespace

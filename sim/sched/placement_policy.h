@@ -31,7 +31,9 @@ class PlacementPolicy {
 
 // "first-fit" (lowest-index node that fits), "binpack" (fewest free GPU units that still
 // fit, as Kubernetes' MostAllocated strategy on the GPU resource), "spread" (most free GPU
-// units, as LeastAllocated). Ties go to the lowest node index. nullptr for unknown names.
+// units, as LeastAllocated). Ties go to the lowest node index. Also the scores of the
+// GPU-sharing literature (placement/scored_placement.h, docs/placement.md): "dot-product",
+// "best-fit", "gpu-packing", "gpu-clustering", "fgd". nullptr for unknown names.
 std::unique_ptr<PlacementPolicy> make_placement_policy(std::string_view name, const Cluster& cluster);
 std::vector<std::string> placement_policy_names();
 

@@ -2,6 +2,7 @@
 // ScenarioRun), without writing outputs unless the benchmark says so.
 //   e2e/1M-jobs-10k-gpus: 1,000,000 single-GPU jobs on 10,000 exclusive GPUs (1,250 nodes
 //     of 8), Poisson arrivals at offered load 0.9, exponential work of mean 1 h.
+//   e2e/1M-jobs-10k-gpus-timeslice4: the same on time-sliced GPUs (4 replicas, fluid).
 //   e2e/MM8-1M-jobs: the M/M/8 model (one node of 8 GPUs, rho = 0.8), 1,000,000 jobs,
 //     the model the issue compares with a SimPy implementation.
 // Counters: wall seconds per run, ns per job, events, and peak resident memory of the run
@@ -17,11 +18,12 @@
 namespace sharesim {
 namespace {
 
-std::string scenario_text(int nodes, int gpus_per_node, double rate, double mean_s, int jobs) {
+std::string scenario_text(int nodes, int gpus_per_node, double rate, double mean_s, int jobs,
+                          const std::string& sharing = R"({"policy": "exclusive"})") {
   return R"({"name": "bench", "seed": 1,
     "cluster": {"node_pools": [{"name": "n", "nodes": )" +
          std::to_string(nodes) + R"(, "gpu": "A100-80GB", "gpus_per_node": )" + std::to_string(gpus_per_node) +
-         R"(, "cpu_milli": 128000, "memory_mib": 1048576}]},
+         R"(, "cpu_milli": 128000, "memory_mib": 1048576, "sharing": )" + sharing + R"(}]},
     "workload": {"generators": [{"name": "jobs", "kind": "training", "count": )" +
          std::to_string(jobs) + R"(, "arrival": {"process": "poisson", "rate_per_s": )" + std::to_string(rate) +
          R"(}, "duration": {"dist": "exponential", "mean_s": )" + std::to_string(mean_s) +
@@ -73,6 +75,12 @@ void BM_MillionJobsTenThousandGpus(benchmark::State& state) {
   run_bench(state, scenario_text(1250, 8, 2.5, 3600, 1'000'000), false);
 }
 
+void BM_MillionJobsTenThousandTimeslicedGpus(benchmark::State& state) {
+  // The same workload on time-sliced GPUs, 4 replicas each, fluid mode (issue 3's target:
+  // at most 3x the exclusive run's wall time).
+  run_bench(state, scenario_text(1250, 8, 2.5, 3600, 1'000'000, R"({"policy": "timeslice", "replicas": 4})"), false);
+}
+
 void BM_MillionJobsTenThousandGpusWithOutputs(benchmark::State& state) {
   run_bench(state, scenario_text(1250, 8, 2.5, 3600, 1'000'000), true);
 }
@@ -83,6 +91,10 @@ void BM_MM8MillionJobs(benchmark::State& state) {
 }
 
 BENCHMARK(BM_MillionJobsTenThousandGpus)->Name("e2e/1M-jobs-10k-gpus")->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_MillionJobsTenThousandTimeslicedGpus)
+    ->Name("e2e/1M-jobs-10k-gpus-timeslice4")
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
 BENCHMARK(BM_MillionJobsTenThousandGpusWithOutputs)
     ->Name("e2e/1M-jobs-10k-gpus+outputs")
     ->Unit(benchmark::kMillisecond)

@@ -178,12 +178,18 @@ shopt -u nullglob
 check "scenarios/*.json: at least one example scenario" test ${#scenario_files[@]} -gt 0
 for scenario in "${scenario_files[@]}"; do
   name=$(basename "$scenario" .json)
+  # Scenarios replaying the real traces beside the repository skip, saying so, without them.
+  if grep -q '"\.\./\.\./shared/data/' "$scenario" && [[ ! -d $src/../shared/data ]]; then
+    echo "skip - $name: $src/../shared/data absent"
+    continue
+  fi
   check "$name: validate" succeeds validate "$scenario"
   check "$name: run -q" succeeds run -q -o "$tmp/$name-1" "$scenario"
   check "$name: run -q prints nothing on stdout" stdout_empty
   check "$name: run writes ${outputs[*]}" files_exist "$tmp/$name-1" "${outputs[@]}"
   check "$name: second run with the same seed" succeeds run -q -o "$tmp/$name-2" "$scenario"
-  for csv in jobs.csv gpus.csv timeseries.csv; do
+  for csv in jobs.csv gpus.csv timeseries.csv services.csv; do
+    [[ $csv == services.csv && ! -e $tmp/$name-1/$csv ]] && continue  # only with services or notebooks
     check "$name: same seed, identical $csv" same_file "$tmp/$name-1/$csv" "$tmp/$name-2/$csv"
   done
   check "$name: same seed, identical summary.json but metrics.sim.wall_s" \
@@ -289,6 +295,147 @@ succeeds_from_root() {
 }
 check "run the trace replay from another directory" succeeds_from_root run -q -o "$tmp/replay" "$tmp/replay.json"
 check "replay gives the generator run's jobs.csv" same_file "$tmp/small-1/jobs.csv" "$tmp/replay/jobs.csv"
+
+# ---- place, place-sweep (the fragmentation experiment, docs/placement.md) ---------------
+
+pod_header="name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time"
+{
+  echo "sn,cpu_milli,memory_mib,gpu,model"
+  for i in 0 1 2 3 4 5; do echo "node-$i,64000,262144,$((2 + i % 3 * 2)),$([[ $((i % 2)) -eq 0 ]] && echo T4 || echo P100)"; done
+} >nodes.csv
+mkdir -p openb
+{
+  echo "$pod_header"
+  for i in $(seq 10 49); do
+    case $((i % 5)) in
+      0) echo "pod-$i,4000,1024,0,0,,BE,Running,0,1,0" ;;
+      1) echo "pod-$i,8000,1024,2,1000,,LS,Running,0,1,0" ;;
+      *) echo "pod-$i,2000,1024,1,$((100 + i * 17 % 800)),,LS,Running,0,1,0" ;;
+    esac
+  done
+} >openb/openb_pod_list_tiny.csv
+cp openb/openb_pod_list_tiny.csv pods.csv
+check "place --policy fgd" succeeds place --nodes nodes.csv --pods pods.csv --policy fgd --seed 42 -o "$tmp/place-1" -q
+check "place writes curve.csv and summary.json" files_exist "$tmp/place-1" curve.csv summary.json
+check "curve.csv has the documented header" \
+  test "$(head -n 1 "$tmp/place-1/curve.csv" 2>/dev/null)" = "arrival_pct,allocation_pct,frag_ratio_pct,frag_amount_pct,failed_pods"
+check "place again, same seed" succeeds place --nodes nodes.csv --pods pods.csv --policy fgd --seed 42 -o "$tmp/place-2" -q
+check "same seed, identical curve.csv" same_file "$tmp/place-1/curve.csv" "$tmp/place-2/curve.csv"
+check "same seed, identical summary.json" same_file "$tmp/place-1/summary.json" "$tmp/place-2/summary.json"
+check "place --bench prints figures" succeeds place --nodes nodes.csv --pods pods.csv --policy bestfit -o "$tmp/place-3" --bench
+check "place --bench output names the placement time" grep -q 'placement [0-9.]* s' "$tmp/stdout"
+sed 's/^pod-12,2000,/pod-12,2k,/' pods.csv >bad-pods.csv
+expect_bad_input "place: bad pod row names file, line and column" "$tmp/out-bad-pods" \
+  "bad-pods.csv: line 4, column cpu_milli: expected an integer" \
+  place --nodes nodes.csv --pods bad-pods.csv --policy fgd -o "$tmp/out-bad-pods"
+sed 's/^node-1,64000,262144,4,P100/node-1,64000,262144,4,/' nodes.csv >bad-nodes.csv
+expect_bad_input "place: GPU node without a model" "$tmp/out-bad-nodes" "bad-nodes.csv: line 3, column model: expected" \
+  place --nodes bad-nodes.csv --pods pods.csv --policy fgd -o "$tmp/out-bad-nodes"
+expect_bad_input "place: unknown policy lists the six" "$tmp/out-bad-policy" \
+  '--policy: expected one of "random", "dotprod", "gpuclustering", "gpupacking", "bestfit", "fgd", found "best-fit"' \
+  place --nodes nodes.csv --pods pods.csv --policy best-fit -o "$tmp/out-bad-policy"
+expect_bad_input "place: negative inflation" "$tmp/out-bad-inflation" "--inflation: expected a number" \
+  place --nodes nodes.csv --pods pods.csv --policy fgd --inflation -1 -o "$tmp/out-bad-inflation"
+expect_bad_input "place: missing --policy" "" "--policy is required" \
+  place --nodes nodes.csv --pods pods.csv -o "$tmp/out-no-policy"
+check "place-sweep on 1 thread" succeeds place-sweep --nodes nodes.csv --pods-dir openb --traces tiny --seeds 1-3 \
+  -j 1 --no-plot -q -o "$tmp/sweep-1"
+check "place-sweep writes sweep.csv, runs.csv, summary.json" files_exist "$tmp/sweep-1" sweep.csv runs.csv summary.json
+check "runs.csv has 6 policies x 3 seeds" test "$(grep -c '^tiny,' "$tmp/sweep-1/runs.csv" 2>/dev/null)" = 18
+check "place-sweep on 2 threads" succeeds place-sweep --nodes nodes.csv --pods-dir openb --traces tiny --seeds 1-3 \
+  -j 2 --no-plot -q -o "$tmp/sweep-2"
+check "sweep.csv is the same for any thread count" same_file "$tmp/sweep-1/sweep.csv" "$tmp/sweep-2/sweep.csv"
+if command -v gnuplot >/dev/null; then
+  check "place-sweep draws the plot with gnuplot" succeeds place-sweep --nodes nodes.csv --pods-dir openb \
+    --traces tiny --seeds 1-2 -q -o "$tmp/sweep-plot"
+  check "the plot is an SVG" grep -q '<svg' "$tmp/sweep-plot/plots/tiny.svg"
+fi
+expect_bad_input "place-sweep: missing trace file" "$tmp/out-no-trace" "openb_pod_list_nosuch.csv: cannot read file" \
+  place-sweep --nodes nodes.csv --pods-dir openb --traces nosuch --no-plot -o "$tmp/out-no-trace"
+expect_bad_input "place-sweep: bad seed range" "$tmp/out-bad-seeds" '--seeds: expected a range FIRST-LAST' \
+  place-sweep --nodes nodes.csv --pods-dir openb --traces tiny --seeds 5-2 -o "$tmp/out-bad-seeds"
+
+# ---- compare (the same workload and seed under each sharing policy) ----------------------
+
+flagship=$src/scenarios/compare-sharing.json
+six=exclusive,timeslice,mps,mig,vgpu,fractional
+check "compare the flagship under six policies" succeeds compare "$flagship" --policies $six -o "$tmp/compare-1"
+check "compare prints the side-by-side table" grep -q '^JCT p50 (s) ' "$tmp/stdout"
+check "compare writes compare.csv and compare.json" files_exist "$tmp/compare-1" compare.csv compare.json
+check "compare.csv has a header and 6 rows" test "$(grep -c '' "$tmp/compare-1/compare.csv" 2>/dev/null)" = 7
+check "compare.csv: mig and fractional not implemented" \
+  test "$(grep -cE '^(mig,mig|fractional,fractional),not implemented in this version,' "$tmp/compare-1/compare.csv")" = 2
+check "compare.csv: the other four ran" test "$(grep -cE '^[a-z]+,[a-z]+,ok,' "$tmp/compare-1/compare.csv")" = 4
+check "compare writes each run's outputs" files_exist "$tmp/compare-1/timeslice" "${outputs[@]}"
+check "compare -q again, same seed" succeeds compare -q "$flagship" --policies $six -o "$tmp/compare-2"
+check "compare -q prints nothing on stdout" stdout_empty
+check "same seed, identical compare.csv" same_file "$tmp/compare-1/compare.csv" "$tmp/compare-2/compare.csv"
+check "same seed, identical compare.json" same_file "$tmp/compare-1/compare.json" "$tmp/compare-2/compare.json"
+check "compare a scenario variant with --seed" succeeds compare -q "$flagship" --policies ts8 --seed 8 -o "$tmp/compare-3"
+check "compare --seed reaches the run" \
+  python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["seed"] == 8' "$tmp/compare-3/ts8/summary.json"
+expect_bad_input "compare: unknown policy suggests one" "$tmp/out-compare" 'did you mean "timeslice"?' \
+  compare "$flagship" --policies exclusive,timeslise -o "$tmp/out-compare"
+expect_bad_input "compare: empty name in --policies" "$tmp/out-compare-2" "--policies: expected a comma-separated list" \
+  compare "$flagship" --policies exclusive,,mps -o "$tmp/out-compare-2"
+expect_bad_input "compare: bad variant config points into compare.variants" "$tmp/out-compare-3" \
+  "/compare/variants/ts8/replicas: " \
+  compare "$flagship" --policies ts8 --set compare.variants.ts8.replicas=0 -o "$tmp/out-compare-3"
+
+# ---- trace importers and tools ------------------------------------------------------------
+
+traces="$src/tests/data/traces"
+check "trace stats on a Helios log" succeeds trace stats "$traces/helios_small.csv" --format helios
+check "trace stats counts jobs, pods and GPUs" grep -q '^jobs        3   pods 4   GPUs 24 ' "$tmp/stdout"
+check "trace stats prints duration percentiles" grep -q '^duration    mean ' "$tmp/stdout"
+expect_bad_input "trace convert: a bad row names file, line and column" "$tmp/helios.csv" \
+  "helios_bad.csv: line 3, column gpu_num: expected a multiple of node_num (2) to spread evenly, found 3" \
+  trace convert --from helios --to native "$traces/helios_bad.csv" -o "$tmp/helios.csv"
+check "trace convert --skip-bad-rows" succeeds trace convert --from helios --to native --skip-bad-rows \
+  "$traces/helios_bad.csv" -o "$tmp/helios.csv"
+check "--skip-bad-rows reports how many and why" \
+  grep -q 'sharesim: warning: .*helios_bad.csv: skipped 5 bad rows of 7 (skip_bad_rows): 1 x column duration, first line 6' \
+  "$tmp/stderr"
+check "trace convert writes a header and the 2 good jobs" test "$(grep -c '' "$tmp/helios.csv" 2>/dev/null)" = 3
+check "trace convert --from openb keeps gpu_milli" succeeds trace convert --from openb \
+  "$traces/openb_small.csv" -o "$tmp/openb.csv"
+check "converted openb: a 460-milli pod is one whole GPU with gpu_milli 460" \
+  grep -q '^openb,1,training,10,190,1,1,6000,12288,T4,0,460$' "$tmp/openb.csv"
+cat >helios-replay.json <<EOF
+{ "name": "helios-replay", "seed": 1,
+  "cluster": { "node_pools": [ { "name": "v100", "nodes": 2, "gpu": "V100-32GB", "gpus_per_node": 8,
+    "cpu_milli": 64000, "memory_mib": 262144 } ] },
+  "workload": { "trace": { "format": "helios", "path": "$traces/helios_bad.csv" } } }
+EOF
+expect_bad_input "run: a bad trace row stops the run, nothing written" "$tmp/out-helios" \
+  "helios_bad.csv: line 3, column gpu_num: " run -q -o "$tmp/out-helios" helios-replay.json
+check "run with skip_bad_rows runs the good rows" succeeds run -q -o "$tmp/out-helios" helios-replay.json \
+  --set workload.trace.skip_bad_rows=true
+check "run with skip_bad_rows warns with the count" grep -q 'skipped 5 bad rows of 7' "$tmp/stderr"
+check "the skipped run ran 2 jobs" test "$(grep -c '' "$tmp/out-helios/jobs.csv" 2>/dev/null)" = 3
+expect_bad_input "trace keys of another format are refused" "" \
+  '/workload/trace/end: "end" applies to the trace formats "openb", not to "helios"' \
+  validate helios-replay.json --set workload.trace.end=1h
+check "trace node-pools from an openb node list" succeeds trace node-pools --from openb "$traces/openb_nodes_small.csv"
+check "node-pools groups identical nodes (3 GPU pools)" \
+  python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["node_pools"]; assert [x["nodes"] for x in p]==[2,2,1], p' \
+  "$tmp/stdout"
+
+# ---- behaviour classes: services and notebooks -----------------------------------------
+
+check "notebooks-timeslice runs" succeeds run -q -o "$tmp/out-notebooks" "$src/scenarios/notebooks-timeslice.json" \
+  --set until=30m
+check "it writes services.csv with one row per service or notebook origin" \
+  test "$(grep -c '' "$tmp/out-notebooks/services.csv" 2>/dev/null)" = 3
+check "jobs.csv has the restarts column" grep -q ',killed_by_other,restarts,reason,' "$tmp/out-notebooks/jobs.csv"
+expect_bad_input "generate refuses services and notebooks" "" 'which a native trace cannot hold' \
+  generate "$src/scenarios/notebooks-timeslice.json" -o "$tmp/notebooks-trace.csv"
+expect_bad_input "a notebook refuses a training key" "$tmp/out-nb-key" '/workload/jobs/1/duration: ' \
+  run -q -o "$tmp/out-nb-key" "$src/scenarios/notebooks-timeslice.json" --set workload.jobs.1.duration=1h
+expect_bad_input "batch jobs keep no checkpoints" "" '/workload/generators/0/checkpoint_interval: ' \
+  validate small.json --set workload.generators.0.kind=batch --set workload.generators.0.checkpoint_interval=10m
+expect_bad_input "a restart policy is Never or OnFailure" "" '/workload/generators/0/restart/policy: ' \
+  validate small.json --set 'workload.generators.0.restart={"policy": "Always"}'
 
 # ---- help -------------------------------------------------------------------------------
 

@@ -27,8 +27,9 @@ TEST(KubernetesSemantics, DeploymentOfFiveTwoGpuPodsOnTwoFourGpuNodesLeavesOnePe
   EXPECT_EQ(run->runtime().scheduler().explain_unschedulable(jobs[4].spec),
             "0/2 nodes are available: 2 Insufficient nvidia.com/gpu.");
   const std::string csv = jobs_csv(run->runtime());
-  EXPECT_NE(csv.find("web-4,web,training,pending,1,2,0,,,,,,,0/2 nodes are available: 2 Insufficient nvidia.com/gpu."),
-            std::string::npos)
+  EXPECT_NE(
+      csv.find("web-4,web,training,pending,1,2,0,,,,,,,,,0,0,0/2 nodes are available: 2 Insufficient nvidia.com/gpu.,"),
+      std::string::npos)
       << csv;
   EXPECT_EQ(run->metrics().pending_at_end, 1u);
   EXPECT_EQ(run->metrics().running_at_end, 4u);

@@ -28,7 +28,8 @@ TEST(PolicyRegistry, MisspeltPolicySuggestsTheKnownOne) {
 
 TEST(PolicyRegistry, PlannedPolicyIsRefusedAsNotImplemented) {
   const InputError e = sharing_error(R"({"policy": "mig"})");
-  EXPECT_EQ(e.problem(), "sharing policy \"mig\" is not implemented in this version of sharesim; available: \"exclusive\"");
+  EXPECT_EQ(e.problem(), "sharing policy \"mig\" is not implemented in this version of sharesim; available: \"exclusive\", "
+            "\"timeslice\", \"mps\", \"vgpu\"");
 }
 
 TEST(PolicyRegistry, UnknownSettingNamesTheAllowedOnes) {

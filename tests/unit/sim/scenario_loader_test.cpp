@@ -152,7 +152,8 @@ TEST(ScenarioErrors, EnumListsTheChoices) {
   expect_error(rejection_of([](ordered_json& d) { d["scheduler"]["queue"] = "lifo"; }), kOrigin, "/scheduler/queue",
                "expected one of \"fifo\", \"priority\", found \"lifo\"");
   expect_error(rejection_of([](ordered_json& d) { d["workload"]["generators"][0]["arrival"]["process"] = "uniform"; }),
-               kOrigin, "/workload/generators/0/arrival/process", "expected \"poisson\", found \"uniform\"");
+               kOrigin, "/workload/generators/0/arrival/process",
+               "expected one of \"poisson\", \"diurnal\", \"mmpp\", found \"uniform\"");
 }
 
 TEST(ScenarioErrors, ValuesOutOfRange) {

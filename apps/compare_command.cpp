@@ -1,0 +1,80 @@
+#include "apps/compare_command.h"
+
+#include <CLI/CLI.hpp>
+#include <charconv>
+#include <iostream>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "apps/compare_run.h"
+#include "sim/scenario/error_text.h"
+#include "sim/scenario/input_error.h"
+
+namespace sharesim {
+
+struct CompareCommand {
+  CLI::App* command = nullptr;
+  std::string path;
+  std::string policies{kDefaultComparePolicies};
+  std::optional<std::string> seed;
+  std::string output;
+  std::vector<std::string> sets;
+  std::string catalog_path;
+  bool quiet = false;
+};
+
+namespace {
+
+// As `run --seed`: parsed here rather than by CLI11, which wraps "-1" silently.
+std::string checked_seed(const std::string& text) {
+  std::int64_t seed = -1;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
+  if (error != std::errc{} || end != text.data() + text.size() || seed < 0) {
+    const std::string largest = std::to_string(std::numeric_limits<std::int64_t>::max());
+    throw InputError("--seed", "", "expected an integer from 0 to " + largest + ", found " + quote(text));
+  }
+  return std::to_string(seed);
+}
+
+}  // namespace
+
+std::shared_ptr<CompareCommand> add_compare_command(CLI::App& app) {
+  auto options = std::make_shared<CompareCommand>();
+  CLI::App* compare =
+      app.add_subcommand("compare", "Run a scenario's workload and seed under each sharing policy, side by side");
+  options->command = compare;
+  compare->add_option("scenario", options->path, "Scenario file (JSON)")->required();
+  compare->add_option("--policies", options->policies,
+                      "Comma-separated policies or the scenario's compare.variants (default: " +
+                          std::string(kDefaultComparePolicies) + ")");
+  compare->add_option("--seed", options->seed, "Seed (overrides the scenario's), the same for every policy");
+  compare->add_option("-o,--output", options->output, "Output directory (default: results/runs/<name>-compare)");
+  compare->add_option("--set", options->sets, "Override a field: path=value (e.g. workload.generators.0.count=500)")
+      ->allow_extra_args(false);
+  compare->add_option("--catalog", options->catalog_path, "GPU catalog file instead of the built-in one");
+  compare->add_flag("-q,--quiet", options->quiet, "Print nothing on success");
+  return options;
+}
+
+bool compare_command_chosen(const CompareCommand& command) { return command.command->parsed(); }
+
+int run_compare_command(const CompareCommand& command) {
+  GpuCatalog storage;
+  if (!command.catalog_path.empty()) storage = GpuCatalog::load_file(command.catalog_path);
+  const GpuCatalog& catalog = command.catalog_path.empty() ? GpuCatalog::builtin() : storage;
+  const std::vector<std::string> names = parse_policy_list(command.policies);
+  std::vector<Override> overrides;
+  for (const std::string& set : command.sets) overrides.push_back(parse_override(set));
+  if (command.seed) overrides.push_back({"seed", checked_seed(*command.seed)});
+  const Scenario scenario = load_scenario_file(command.path, catalog, overrides);
+  const std::string output = command.output.empty() ? "results/runs/" + scenario.name + "-compare" : command.output;
+  CompareRun compare(scenario, catalog, names);
+  compare.run();
+  compare.write_outputs(output);
+  if (!command.quiet) std::cout << compare.table(output);
+  return 0;
+}
+
+}  // namespace sharesim

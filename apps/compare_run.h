@@ -1,0 +1,88 @@
+#pragma once
+// `sharesim compare`: one scenario, the same workload and seed, run once per sharing policy.
+// Each variant replaces the `sharing` object of every node pool that has GPUs with the
+// policy's built-in default (exclusive; timeslice and mps with 4 replicas; vgpu with the
+// type that puts 4 vGPUs on the pool's GPU) or with a config the scenario names under
+// `compare.variants`. A policy the registry refuses as not implemented in this version is a
+// row with that status and no figures, never an approximation. Outputs: docs/outputs.md
+// "compare.csv and compare.json".
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "apps/scenario_run.h"
+#include "sim/scenario/scenario.h"
+
+namespace sharesim {
+
+// Status of a variant that ran, and of one whose policy is not implemented in this version.
+inline constexpr std::string_view kCompareOk = "ok";
+inline constexpr std::string_view kCompareNotImplemented = "not implemented in this version";
+
+// The default of --policies, and the policy names compare knows without a scenario variant.
+inline constexpr std::string_view kDefaultComparePolicies = "exclusive,timeslice,mps,vgpu";
+std::vector<std::string> builtin_compare_policies();  // exclusive, timeslice, mps, mig, vgpu, fractional
+
+// Splits "a,b,c"; throws InputError naming `option` for an empty list, an empty name or a
+// name listed twice.
+std::vector<std::string> parse_policy_list(std::string_view text, const std::string& option = "--policies");
+
+// One column of the comparison.
+struct CompareVariant {
+  std::string name;     // as --policies lists it: "timeslice", or a scenario's variant "ts8"
+  std::string policy;   // its sharing.policy
+  bool builtin = true;  // false: from the scenario's compare.variants
+  // The sharing object each node pool gets, in scenario order; null for pools without GPUs,
+  // which keep their own.
+  std::vector<nlohmann::ordered_json> sharing;
+  std::vector<std::string> pools;  // the node pools' names, parallel to `sharing`
+  // The sharing object shown in compare.csv/json: the config when every GPU pool gets the
+  // same, else {"<pool>": config, ...}.
+  nlohmann::ordered_json sharing_summary() const;
+};
+
+// The variant a --policies name stands for in `scenario`. Throws InputError ("--policies",
+// with a did-you-mean over the built-in and the scenario's variant names) for an unknown name,
+// and (the scenario file, /compare/variants/NAME) for a badly named scenario variant.
+CompareVariant compare_variant(const Scenario& scenario, const std::string& name);
+
+struct CompareResult {
+  CompareVariant variant;
+  std::string status;                // kCompareOk or kCompareNotImplemented
+  std::string note;                  // why it did not run (the registry's words); empty when it ran
+  std::unique_ptr<ScenarioRun> run;  // the variant's run, when status is ok
+};
+
+class CompareRun {
+ public:
+  // Resolves every name, then builds every variant's run (nothing is simulated yet); throws
+  // InputError for an unknown name or a bad config, naming the variant.
+  CompareRun(const Scenario& scenario, const GpuCatalog& catalog, const std::vector<std::string>& names);
+
+  // Runs every variant that is implemented, one after the other, each with the scenario's seed.
+  void run();
+
+  const Scenario& scenario() const { return scenario_; }
+  const std::vector<CompareResult>& results() const { return results_; }
+
+  // The side-by-side table `sharesim compare` prints (metrics as rows, variants as columns),
+  // with the wall time of the runs and, when not empty, the output directory.
+  std::string table(const std::string& output_dir = "") const;
+  // One row / object per variant, in --policies order; no wall-clock figure, so the same
+  // scenario and seed give byte-identical files.
+  std::string csv() const;
+  nlohmann::ordered_json json() const;
+
+  // Writes each variant's run outputs into DIR/<variant>/, then DIR/compare.csv and, last,
+  // DIR/compare.json. Every compare file is built before the first file is written.
+  void write_outputs(const std::string& dir);
+
+ private:
+  Scenario scenario_;
+  std::vector<CompareResult> results_;
+  bool ran_ = false;
+};
+
+}  // namespace sharesim

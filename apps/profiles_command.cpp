@@ -1,0 +1,88 @@
+#include "apps/profiles_command.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "policies/contention/contention_model.h"
+#include "workloads/profiles/profile_fit.h"
+#include "workloads/profiles/workload_profile.h"
+
+namespace sharesim {
+
+struct ProfilesCommand {
+  CLI::App* profiles = nullptr;
+  CLI::App* fit = nullptr;
+  CLI::App* list = nullptr;
+  std::string miso_dir, gavel_dir, output_dir;
+};
+
+namespace {
+
+// Gavel's pairs: two tasks at once on one GPU under the contention model, interference 1.
+std::array<double, 2> contention_pair(FitDemand a, FitDemand b) {
+  const std::array<ContentionTask, 2> tasks{ContentionTask{a.sm, a.bw, 1.0, 1.0}, ContentionTask{b.sm, b.bw, 1.0, 1.0}};
+  std::array<double, 2> rates{};
+  solve_contention(tasks, rates);
+  return rates;
+}
+
+std::string fixed(double value, int digits) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", digits, value);
+  return buffer;
+}
+
+int run_fit(const ProfilesCommand& c) {
+  std::vector<WorkloadProfile> profiles = read_miso_profiles(c.miso_dir);
+  std::vector<WorkloadProfile> gavel = read_gavel_profiles(c.gavel_dir);
+  profiles.insert(profiles.end(), std::make_move_iterator(gavel.begin()), std::make_move_iterator(gavel.end()));
+  const ProfileLibrary unique(profiles);  // refuses two profiles of one name
+  fit_profiles(profiles, contention_pair);
+  write_profile_files(profiles, c.output_dir);
+  std::cout << fit_report_markdown(profiles);
+  std::cout << "wrote " << profiles.size() << " profiles to " << c.output_dir << "\n";
+  return 0;
+}
+
+int run_list() {
+  const ProfileLibrary& library = ProfileLibrary::builtin();
+  std::size_t width = 7;
+  for (const WorkloadProfile& p : library.profiles()) width = std::max(width, p.name.size());
+  const auto pad = [](std::string text, std::size_t n) {
+    text.resize(std::max(text.size(), n), ' ');
+    return text;
+  };
+  std::cout << pad("PROFILE", width) << "  SM      BW      DATA   N    RMS-ERR\n";
+  for (const WorkloadProfile& p : library.profiles()) {
+    std::cout << pad(p.name, width) << "  " << pad(fixed(p.sm, 4), 6) << "  " << pad(fixed(p.bw, 4), 6) << "  "
+              << pad(p.fit.data, 5) << "  " << pad(std::to_string(p.fit.measurements), 3) << "  "
+              << fixed(p.fit.rms_rel_error, 4) << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::shared_ptr<ProfilesCommand> add_profiles_command(CLI::App& app) {
+  auto c = std::make_shared<ProfilesCommand>();
+  c->profiles =
+      app.add_subcommand("profiles", "Workload profiles: list the built-in ones, or fit them to measured data");
+  c->profiles->require_subcommand(1);
+  c->fit = c->profiles->add_subcommand("fit", "Fit the profiles to MISO's and Gavel's measurements and write them");
+  c->fit->add_option("--miso", c->miso_dir, "MISO data folder (mig_mean_iter_latency_s.csv)")->required();
+  c->fit->add_option("--gavel", c->gavel_dir, "Gavel data folder (simulation_throughputs.json)")->required();
+  c->fit->add_option("-o,--output", c->output_dir, "Folder to write <name>.json into")->required();
+  c->list = c->profiles->add_subcommand("list", "List the built-in workload profiles");
+  return c;
+}
+
+bool profiles_command_chosen(const ProfilesCommand& command) { return command.profiles->parsed(); }
+
+int run_profiles_command(const ProfilesCommand& command) {
+  if (command.fit->parsed()) return run_fit(command);
+  return run_list();
+}
+
+}  // namespace sharesim

@@ -1,0 +1,214 @@
+// sharesim-calibrate: measures a GPU's sharing behaviour with CUDA microbenchmarks and fits a
+// calibration profile (docs/calibration.md).
+//
+//   sharesim-calibrate all -o RAW.json [--gpu ID]     measure everything (probe, corun, scaling, basics)
+//   sharesim-calibrate probe|corun|scaling|basics -o RAW.json
+//   sharesim-calibrate fit RAW.json -o PROFILE.json --base PROFILE.json
+//   sharesim-calibrate check PROFILE.json...          provenance and range check of profiles
+//
+// It never changes the GPU's MIG layout, compute mode, clocks or persistence mode and never
+// resets it (no nvidia-smi -mig/-c/-pm/-lgc/-r): MIG and MPS SM caps are emulated with green
+// contexts, MPS uses a daemon of its own in a temporary directory.
+//
+// Exit codes: 0 success, 1 internal or CUDA error, 2 bad input (command line, raw file, profile),
+// 3 no CUDA device visible (one line on stderr).
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "kernels/cuda/gpu_api.h"
+#include "kernels/host/calib_error.h"
+#include "kernels/host/fit.h"
+#include "kernels/host/json_read.h"
+#include "kernels/host/profile.h"
+#include "kernels/host/raw_data.h"
+#include "kernels/run_modes.h"
+
+namespace {
+
+using namespace sharesim::calib;
+namespace fs = std::filesystem;
+
+constexpr int kExitInternal = 1;
+constexpr int kExitBadInput = 2;
+constexpr int kExitNoDevice = 3;
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty() && !fs::is_directory(parent)) {
+    throw CalibError(path, "", "cannot write the file: directory " + parent.string() + " does not exist");
+  }
+  const std::string temp = path + ".tmp";
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    if (!out) throw CalibError(path, "", "cannot write the file");
+    out << text;
+    if (!out.flush()) throw CalibError(path, "", "write failed");
+  }
+  std::error_code error;
+  fs::rename(temp, path, error);
+  if (error) {
+    fs::remove(temp, error);
+    throw CalibError(path, "", "cannot move the finished file into place: " + error.message());
+  }
+}
+
+int command_fit(const std::string& raw_path, const std::string& out, const std::string& base_path,
+                const std::string& raw_reference, bool quiet) {
+  const RawData raw = parse_raw(read_json_file(raw_path), raw_path);
+  FitOptions options;
+  options.raw_data_reference =
+      raw_reference.empty() ? "results/calibration/raw/" + fs::path(raw_path).filename().string() : raw_reference;
+  load_profile_file(base_path);  // checked as any profile
+  options.base = read_ordered_json_file(base_path);
+  options.base_path = base_path;
+  const std::string base_gpu = options.base["gpu"].get<std::string>();
+  if (base_gpu != raw.gpu && base_gpu != "default") {
+    throw CalibError(base_path, "/gpu",
+                     "expected the raw data's GPU \"" + raw.gpu + "\" (or \"default\"), found \"" + base_gpu + "\"");
+  }
+  const FitResult result = fit_profile(raw, raw_path, options);
+  write_file_atomically(out, result.profile.dump(2) + "\n");
+  if (!quiet) {
+    for (const std::string& line : result.report) std::cout << line << "\n";
+    for (const std::string& note : result.notes) std::cout << "note: " << note << "\n";
+    std::cout << "wrote " << out << "\n";
+  }
+  return 0;
+}
+
+int command_check(const std::vector<std::string>& paths) {
+  for (const std::string& path : paths) {
+    load_profile_file(path);
+    std::cout << path << ": ok\n";
+  }
+  return 0;
+}
+
+// Parses "16,26,32" into SM counts.
+std::vector<int> parse_sm_list(const std::string& text) {
+  std::vector<int> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    std::size_t used = 0;
+    int value = 0;
+    try {
+      value = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != item.size() || item.empty() || value < 1) {
+      throw CalibError("--sms", "", "expected a comma-separated list of positive SM counts, found \"" + text + "\"");
+    }
+    out.push_back(value);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"sharesim-calibrate: measure a GPU's sharing behaviour and fit a calibration profile"};
+  app.require_subcommand(1);
+
+  RunOptions run;
+  std::string sms_text;
+  double probe_ms = 2000;
+  double threshold_us = 4;
+  std::vector<CLI::App*> measuring;
+  for (const auto& [name, help] : std::vector<std::pair<std::string, std::string>>{
+           {"all", "Run every microbenchmark and write one raw file"},
+           {"probe", "Time-slice probe (2..8 processes) and cache-refill walk"},
+           {"corun", "Co-run contention of the stressors: processes, MPS, streams"},
+           {"scaling", "SM-fraction scaling with green contexts"},
+           {"basics", "Launch latency, copy bandwidth, peak FMA rate"}}) {
+    CLI::App* sub = app.add_subcommand(name, help);
+    sub->add_option("-o,--output", run.out, "Raw measurement file to write (JSON)")->required();
+    sub->add_option("--device", run.device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
+    sub->add_option("--gpu", run.gpu, "Catalog id of the GPU (default: from the device name)");
+    sub->add_option("--seconds", run.seconds, "Seconds per co-run or scaling measurement")
+        ->check(CLI::Range(0.05, 60.0));
+    sub->add_option("--probe-ms", probe_ms, "Milliseconds per time-slice probe run")->check(CLI::Range(100.0, 60000.0));
+    sub->add_option("--threshold-us", threshold_us, "Probe gap threshold in microseconds (>= 2)")
+        ->check(CLI::Range(2.0, 1000.0));
+    sub->add_option("--max-processes", run.max_processes, "Probe with 2..N processes")->check(CLI::Range(2, 8));
+    sub->add_flag("--no-mps", run.skip_mps, "Do not start an MPS daemon (the MPS co-runs are recorded as skipped)");
+    sub->add_option("--sms", sms_text, "SM counts for scaling, comma-separated (default: MIG sizes and 100/n %)");
+    measuring.push_back(sub);
+  }
+
+  CLI::App* fit = app.add_subcommand("fit", "Fit a calibration profile to a raw measurement file");
+  std::string raw_path;
+  std::string profile_out;
+  std::string base_path;
+  std::string raw_reference;
+  bool quiet = false;
+  fit->add_option("raw", raw_path, "Raw measurement file (JSON)")->required();
+  fit->add_option("-o,--output", profile_out, "Profile to write (JSON)")->required();
+  fit->add_option("--base", base_path,
+                  "Profile whose fields fill in what was not measured, e.g. results/calibration/H100-80GB.json")
+      ->required();
+  fit->add_option("--raw-ref", raw_reference,
+                  "Path written into each measured field's raw_data (default results/calibration/raw/<file name>)");
+  fit->add_flag("-q,--quiet", quiet, "Print nothing on success");
+
+  CLI::App* check = app.add_subcommand("check", "Check calibration profiles (format, provenance, ranges)");
+  std::vector<std::string> check_paths;
+  check->add_option("profiles", check_paths, "Profile files")->required();
+
+  CLI::App* worker = app.add_subcommand("worker", "(internal) one process of a multi-process measurement");
+  worker->group("");
+  WorkerOptions w;
+  worker->add_option("--role", w.role)->required();
+  worker->add_option("--device", w.device);
+  worker->add_option("--duration-ns", w.duration_ns);
+  worker->add_option("--threshold-ns", w.threshold_ns);
+  worker->add_option("--buffer-bytes", w.buffer_bytes);
+  worker->add_option("--stressor", w.stressor);
+  worker->add_option("--seconds", w.seconds);
+  worker->add_option("--out", w.out)->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::string message = e.what();
+    std::replace(message.begin(), message.end(), '\n', ' ');
+    std::cerr << "sharesim-calibrate: error: " << message << " (see --help)\n";
+    return kExitBadInput;
+  }
+
+  try {
+    if (*fit) return command_fit(raw_path, profile_out, base_path, raw_reference, quiet);
+    if (*check) return command_check(check_paths);
+    if (*worker) return run_worker(w);
+    for (CLI::App* sub : measuring) {
+      if (!*sub) continue;
+      run.probe_ns = static_cast<std::int64_t>(probe_ms * 1e6);
+      run.threshold_ns = static_cast<std::int64_t>(threshold_us * 1e3);
+      if (!sms_text.empty()) run.sms = parse_sm_list(sms_text);
+      const gpu::DeviceInfo device = gpu::query_device(run.device);
+      if (!device.visible) {
+        std::cerr << "sharesim-calibrate: no CUDA device visible: " << device.why_not << "\n";
+        return kExitNoDevice;
+      }
+      std::cerr << "sharesim-calibrate: measuring " << device.name << " (" << device.sm_count << " SMs)\n";
+      const int failed = run_measurements(sub->get_name(), run, device);
+      std::cout << "wrote " << run.out << "\n";
+      return failed == 0 ? 0 : kExitInternal;  // partial data written; the failures are in the file
+    }
+  } catch (const CalibError& e) {
+    std::cerr << "sharesim-calibrate: error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "sharesim-calibrate: error: " << e.what() << "\n";
+    return kExitInternal;
+  }
+  return 0;
+}

@@ -1,0 +1,188 @@
+#include "kernels/host/raw_data.h"
+
+#include "kernels/host/json_read.h"
+
+namespace sharesim::calib {
+
+namespace {
+
+constexpr std::int64_t kMaxNs = INT64_MAX / 4;
+
+Interval read_interval(const JsonReader& in, const nlohmann::json& pair, const std::string& pointer) {
+  in.array(pair, pointer);
+  if (pair.size() != 2) in.fail(pointer, "expected [begin_ns, end_ns], found " + pair.dump());
+  Interval span{in.integer_value(pair[0], child_pointer(pointer, 0)),
+                in.integer_value(pair[1], child_pointer(pointer, 1))};
+  if (span.begin < 0 || span.end > kMaxNs || span.end < span.begin) {
+    in.fail(pointer, "expected 0 <= begin_ns <= end_ns, found " + pair.dump());
+  }
+  return span;
+}
+
+RawTimeslice read_timeslice(const JsonReader& in, const nlohmann::json& section, const std::string& pointer) {
+  in.object(section, pointer);
+  RawTimeslice out;
+  out.threshold_ns = in.integer_in(section, pointer, "threshold_ns", 2000, 1000000);
+  const std::string runs_pointer = child_pointer(pointer, "runs");
+  const nlohmann::json& runs = in.array(in.member(section, pointer, "runs"), runs_pointer);
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    const std::string run_pointer = child_pointer(runs_pointer, r);
+    in.object(runs[r], run_pointer);
+    ProbeRun run;
+    run.processes = static_cast<int>(in.integer_in(runs[r], run_pointer, "processes", 2, 64));
+    const std::string contexts_pointer = child_pointer(run_pointer, "contexts");
+    const nlohmann::json& contexts = in.array(in.member(runs[r], run_pointer, "contexts"), contexts_pointer);
+    if (contexts.size() != static_cast<std::size_t>(run.processes)) {
+      in.fail(contexts_pointer, "expected " + std::to_string(run.processes) +
+                                    " context logs (one per process), found " + std::to_string(contexts.size()));
+    }
+    for (std::size_t c = 0; c < contexts.size(); ++c) {
+      const std::string context_pointer = child_pointer(contexts_pointer, c);
+      in.object(contexts[c], context_pointer);
+      ContextLog log;
+      log.window = read_interval(in, in.member(contexts[c], context_pointer, "window_ns"),
+                                 child_pointer(context_pointer, "window_ns"));
+      const std::string gaps_pointer = child_pointer(context_pointer, "gaps_ns");
+      const nlohmann::json& gaps = in.array(in.member(contexts[c], context_pointer, "gaps_ns"), gaps_pointer);
+      for (std::size_t g = 0; g < gaps.size(); ++g) {
+        const Interval gap = read_interval(in, gaps[g], child_pointer(gaps_pointer, g));
+        if (gap.begin < log.window.begin || gap.end > log.window.end) {
+          in.fail(child_pointer(gaps_pointer, g), "gap lies outside the context's window_ns " +
+                                                      contexts[c]["window_ns"].dump() + ": " + gaps[g].dump());
+        }
+        log.gaps.push_back(gap);
+      }
+      run.contexts.push_back(std::move(log));
+    }
+    out.runs.push_back(std::move(run));
+  }
+  if (in.has(section, "cache_refill")) {
+    const std::string cache_pointer = child_pointer(pointer, "cache_refill");
+    const nlohmann::json& cache = in.object(section["cache_refill"], cache_pointer);
+    if (in.has(cache, "skipped")) {
+      out.cache_refill_skipped = in.string(cache, cache_pointer, "skipped");
+    } else {
+      const std::string walks_pointer = child_pointer(cache_pointer, "walks");
+      const nlohmann::json& walks = in.array(in.member(cache, cache_pointer, "walks"), walks_pointer);
+      for (std::size_t w = 0; w < walks.size(); ++w) {
+        const std::string walk_pointer = child_pointer(walks_pointer, w);
+        in.array(walks[w], walk_pointer);
+        if (walks[w].size() != 3)
+          in.fail(walk_pointer, "expected [begin_ns, end_ns, after_switch 0|1], found " + walks[w].dump());
+        const nlohmann::json pair = {walks[w][0], walks[w][1]};
+        Walk walk;
+        walk.span = read_interval(in, pair, walk_pointer);
+        const std::int64_t flag = in.integer_value(walks[w][2], child_pointer(walk_pointer, 2));
+        if (flag != 0 && flag != 1)
+          in.fail(child_pointer(walk_pointer, 2), "expected 0 or 1, found " + walks[w][2].dump());
+        walk.after_switch = flag == 1;
+        out.walks.push_back(walk);
+      }
+    }
+  }
+  return out;
+}
+
+RawCorun read_corun(const JsonReader& in, const nlohmann::json& section, const std::string& pointer) {
+  in.object(section, pointer);
+  RawCorun out;
+  const std::string stressors_pointer = child_pointer(pointer, "stressors");
+  const nlohmann::json& stressors = in.object(in.member(section, pointer, "stressors"), stressors_pointer);
+  for (const auto& [name, info] : stressors.items()) {
+    const std::string p = child_pointer(stressors_pointer, name);
+    in.object(info, p);
+    RawStressor s;
+    s.unit = in.string(info, p, "unit");
+    s.dram_bytes_per_unit = in.number_at_least(info, p, "dram_bytes_per_unit", 0);
+    out.stressors[name] = s;
+  }
+  const std::string cases_pointer = child_pointer(pointer, "cases");
+  const nlohmann::json& cases = in.array(in.member(section, pointer, "cases"), cases_pointer);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const std::string p = child_pointer(cases_pointer, i);
+    in.object(cases[i], p);
+    CorunCase c;
+    c.mode = in.string(cases[i], p, "mode");
+    if (c.mode != "processes" && c.mode != "mps" && c.mode != "streams") {
+      in.fail(child_pointer(p, "mode"), "expected \"processes\", \"mps\" or \"streams\", found \"" + c.mode + "\"");
+    }
+    const std::string kernels_pointer = child_pointer(p, "kernels");
+    const nlohmann::json& kernels = in.array(in.member(cases[i], p, "kernels"), kernels_pointer);
+    for (std::size_t k = 0; k < kernels.size(); ++k) {
+      if (!kernels[k].is_string() || !out.stressors.contains(kernels[k].get<std::string>())) {
+        in.fail(child_pointer(kernels_pointer, k), "expected the name of a stressor listed in " + stressors_pointer +
+                                                       ", found " + json_type_name(kernels[k]));
+      }
+      c.kernels.push_back(kernels[k].get<std::string>());
+    }
+    if (c.kernels.empty()) in.fail(kernels_pointer, "expected at least one kernel, found none");
+    c.throughput = in.number_array(cases[i], p, "throughput", 0);
+    if (c.throughput.size() != c.kernels.size()) {
+      in.fail(child_pointer(p, "throughput"), "expected " + std::to_string(c.kernels.size()) +
+                                                  " throughputs (one per kernel), found " +
+                                                  std::to_string(c.throughput.size()));
+    }
+    out.cases.push_back(std::move(c));
+  }
+  return out;
+}
+
+RawScaling read_scaling(const JsonReader& in, const nlohmann::json& section, const std::string& pointer) {
+  in.object(section, pointer);
+  RawScaling out;
+  out.total_sms = in.integer_in(section, pointer, "total_sms", 1, 100000);
+  const std::string points_pointer = child_pointer(pointer, "points");
+  const nlohmann::json& points = in.array(in.member(section, pointer, "points"), points_pointer);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const std::string p = child_pointer(points_pointer, i);
+    in.object(points[i], p);
+    ScalingPoint point;
+    point.stressor = in.string(points[i], p, "stressor");
+    point.requested_sms = static_cast<int>(in.integer_in(points[i], p, "requested_sms", 1, out.total_sms));
+    point.granted_sms = static_cast<int>(in.integer_in(points[i], p, "granted_sms", 1, out.total_sms));
+    point.throughput = in.number(points[i], p, "throughput");
+    if (!(point.throughput > 0))
+      in.fail(child_pointer(p, "throughput"), "expected a number > 0, found " + points[i]["throughput"].dump());
+    out.points.push_back(point);
+  }
+  return out;
+}
+
+RawBasics read_basics(const JsonReader& in, const nlohmann::json& section, const std::string& pointer) {
+  in.object(section, pointer);
+  RawBasics out;
+  out.launch_latency_ns = in.number_array(section, pointer, "launch_latency_ns", 0);
+  out.dram_bandwidth_gbps = in.number_array(section, pointer, "dram_bandwidth_gbps", 0);
+  out.fma_tflops = in.number_array(section, pointer, "fma_tflops", 0);
+  return out;
+}
+
+}  // namespace
+
+RawData parse_raw(const nlohmann::json& raw, const std::string& file) {
+  const JsonReader in(file);
+  in.object(raw, "");
+  const std::string format = in.string(raw, "", "format");
+  if (format != kRawFormat)
+    in.fail("/format", "expected \"" + std::string(kRawFormat) + "\", found \"" + format + "\"");
+  RawData out;
+  out.gpu = in.string(raw, "", "gpu");
+  out.date = in.string(raw, "", "date");
+  const nlohmann::json& device = in.object(in.member(raw, "", "device"), "/device");
+  out.device.name = in.string(device, "/device", "name");
+  out.device.driver = in.string(device, "/device", "driver");
+  out.device.runtime = in.string(device, "/device", "runtime");
+  out.device.compute_capability = in.string(device, "/device", "compute_capability");
+  out.device.sm_count = in.integer_in(device, "/device", "sm_count", 1, 100000);
+  if (in.has(raw, "timeslice")) out.timeslice = read_timeslice(in, raw["timeslice"], "/timeslice");
+  if (in.has(raw, "corun")) out.corun = read_corun(in, raw["corun"], "/corun");
+  if (in.has(raw, "sm_scaling")) out.sm_scaling = read_scaling(in, raw["sm_scaling"], "/sm_scaling");
+  if (in.has(raw, "basics")) out.basics = read_basics(in, raw["basics"], "/basics");
+  if (!out.timeslice && !out.corun && !out.sm_scaling && !out.basics) {
+    in.fail("",
+            "no measurement section: expected at least one of \"timeslice\", \"corun\", \"sm_scaling\", \"basics\"");
+  }
+  return out;
+}
+
+}  // namespace sharesim::calib

@@ -1,0 +1,54 @@
+// The measuring modes of sharesim-calibrate (probe, corun, scaling, basics, all) and the worker
+// processes they start. Everything here runs on a GPU; calibrate_main.cpp checks first that a
+// device is visible.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kernels/cuda/gpu_api.h"
+
+namespace sharesim::calib {
+
+struct RunOptions {
+  int device = 0;
+  std::string gpu;                     // catalog id; empty: guessed from the device name
+  std::string out;                     // raw measurement file to write
+  double seconds = 1.0;                // per co-run / scaling measurement
+  std::int64_t probe_ns = 2000000000;  // per time-slice probe run
+  std::int64_t threshold_ns = 4000;    // gap threshold of the probe (>= 2 us)
+  int max_processes = 8;               // probe runs with 2..max_processes processes
+  bool skip_mps = false;
+  std::vector<int> sms;  // SM counts for scaling; empty: MIG slice sizes and 100/n % of the SMs
+};
+
+// Runs `mode` ("probe", "corun", "scaling", "basics" or "all") and writes the raw file.
+// Returns how many sections failed: with "all", a section that fails is recorded under "failed"
+// in the raw file and the others are still measured and written. Throws gpu::GpuError on a CUDA
+// failure (of the one mode, or of every section of "all") and CalibError for bad options.
+int run_measurements(const std::string& mode, const RunOptions& options, const gpu::DeviceInfo& device);
+
+// Catalog id for a CUDA device name ("NVIDIA H100 80GB HBM3" -> "H100-80GB"); empty if unknown.
+std::string catalog_id_for(const std::string& device_name);
+
+// The SM counts scaling uses by default: MIG compute-slice sizes of this GPU and round(SMs / n)
+// for the MPS thread percentages 100/n, n = 1..8; sorted, unique.
+std::vector<int> default_sm_counts(const gpu::DeviceInfo& device);
+
+struct WorkerOptions {
+  std::string role;  // probe | walk | thrash | stress
+  int device = 0;
+  std::int64_t duration_ns = 0;
+  std::int64_t threshold_ns = 0;
+  std::int64_t buffer_bytes = 0;
+  std::string stressor;
+  double seconds = 0;
+  std::string out;
+};
+
+// A child process: prepares its context, writes 'R' to stdout, waits for a byte on stdin, runs
+// and writes its result as JSON to `out`. Returns the exit code.
+int run_worker(const WorkerOptions& options);
+
+}  // namespace sharesim::calib

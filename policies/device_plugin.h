@@ -1,0 +1,31 @@
+#pragma once
+// What the NVIDIA device plugin does with a shared resource (time-slicing, MPS and vGPU
+// replicas alike): it hands out units while any are free, and with failRequestsGreaterThanOne
+// it rejects a pod asking more than one at admission (NVIDIA k8s-device-plugin README, "Shared
+// Access to GPUs").
+#include <cstdint>
+#include <string>
+
+#include "sim/cluster/gpu_sharing.h"
+
+namespace sharesim {
+
+// admit() of a replica-counting policy: only free units matter (memory is nobody's business).
+inline bool admit_free_units(const DeviceAsk& ask, std::int64_t free_units, const std::string& resource_name,
+                             std::string* reason) {
+  if (free_units >= ask.units) return true;
+  if (reason != nullptr) *reason = "Insufficient " + resource_name;
+  return false;
+}
+
+// The newcomer fails at admission, as kubelet reports the plugin's Allocate error.
+inline void reject_request_greater_than_one(std::size_t newcomer, const std::string& resource_name,
+                                            std::int64_t requested, Casualties& out) {
+  out.killed.push_back(newcomer);
+  out.cause = KillCause::AdmissionError;
+  out.reason = "UnexpectedAdmissionError: Allocate failed due to rpc error: code = Unknown desc = request for '" +
+               resource_name + ": " + std::to_string(requested) +
+               "' too large: maximum request size for shared resources is 1, which is unexpected";
+}
+
+}  // namespace sharesim

@@ -1,0 +1,86 @@
+#include "policies/mps/mps_policy.h"
+
+#include <vector>
+
+#include "policies/contention/contention_model.h"
+#include "policies/device_plugin.h"
+#include "policies/memory_accounting.h"
+#include "policies/sharing_config.h"
+#include "sim/scenario/error_text.h"
+#include "sim/scenario/input_error.h"
+
+namespace sharesim {
+
+MpsSettings MpsSettings::read(const SharingConfig& config, const GpuModel& model) {
+  config.reject_unknown_keys({"replicas", "rename_by_default", "fail_requests_greater_than_one",
+                              "active_thread_percentage", "pinned_mem_limit_mib"});
+  if (model.mps_max_clients <= 0) {
+    throw InputError(config.file(), config.where("policy"),
+                     "GPU model " + quote(model.id) + " has no MPS client limit in the catalog (mps_max_clients)");
+  }
+  MpsSettings settings;
+  settings.replicas = config.integer("replicas", 1, 1, model.mps_max_clients);
+  settings.rename_by_default = config.boolean("rename_by_default", false);
+  settings.fail_requests_greater_than_one = config.boolean("fail_requests_greater_than_one", true);
+  settings.active_thread_percentage = config.integer("active_thread_percentage", 100 / settings.replicas, 1, 100);
+  settings.pinned_mem_limit_mib =
+      config.integer("pinned_mem_limit_mib", model.memory_mib / settings.replicas, 1, model.memory_mib);
+  return settings;
+}
+
+MpsPolicy::MpsPolicy(const MpsSettings& settings, ResourceId resource, std::string resource_name, const GpuModel& model,
+                     const CalibrationProfile& profile)
+    : settings_(settings),
+      resource_(resource),
+      resource_name_(std::move(resource_name)),
+      memory_mib_(model.memory_mib),
+      interference_factor_(profile.interference_factor.value) {}
+
+bool MpsPolicy::admit(const DeviceAsk& ask, std::int64_t free_units, std::span<const Resident> /*residents*/,
+                      std::string* reason) const {
+  return admit_free_units(ask, free_units, resource_name_, reason);
+}
+
+void MpsPolicy::compute_rates(std::span<Resident> residents) const {
+  std::vector<ContentionTask> tasks(residents.size());
+  std::vector<double> rates(residents.size());
+  for (std::size_t i = 0; i < residents.size(); ++i) {
+    tasks[i] = ContentionTask{residents[i].demand.sm, residents[i].demand.bw,
+                              static_cast<double>(settings_.active_thread_percentage) / 100.0, 1.0};
+  }
+  const std::size_t active = count_active(residents);
+  solve_contention(tasks, rates);
+  // Co-running clients interfere beyond their shares (profile contention.interference_factor).
+  const double factor = active >= 2 ? interference_factor_ : 1.0;
+  for (std::size_t i = 0; i < residents.size(); ++i) residents[i].rate = rates[i] * factor;
+}
+
+void MpsPolicy::on_join(std::span<const Resident> residents, Casualties& out) const {
+  const Resident& newcomer = residents.back();
+  if (settings_.fail_requests_greater_than_one && newcomer.ask.requested > 1) {
+    reject_request_greater_than_one(residents.size() - 1, resource_name_, newcomer.ask.requested, out);
+    return;
+  }
+  // The pinned-memory limit applies to each client alone: only that client fails.
+  if (newcomer.demand.mem_mib > settings_.pinned_mem_limit_mib) {
+    out.killed.push_back(residents.size() - 1);
+    out.cause = KillCause::Oom;
+    out.reason = oom_message(newcomer.demand.mem_mib, newcomer.demand.mem_mib, settings_.pinned_mem_limit_mib) +
+                 " (CUDA_MPS_PINNED_DEVICE_MEM_LIMIT)";
+    return;
+  }
+  const std::int64_t used = resident_memory_mib(residents);
+  if (used > memory_mib_) {
+    out.killed.push_back(residents.size() - 1);
+    out.cause = KillCause::Oom;
+    out.reason = oom_message(newcomer.demand.mem_mib, used, memory_mib_);
+  }
+}
+
+void MpsPolicy::on_fault(std::span<const Resident> residents, std::size_t /*faulting*/, Casualties& out) const {
+  for (std::size_t i = 0; i < residents.size(); ++i) out.killed.push_back(i);
+  out.cause = KillCause::Fault;
+  out.reason = "fatal GPU fault in an MPS client: the MPS server fails every client on this GPU";
+}
+
+}  // namespace sharesim

@@ -1,0 +1,51 @@
+#pragma once
+// CUDA MPS as the NVIDIA device plugin configures it (sharing.mps): each GPU is advertised
+// `replicas` times; every pod is an MPS client of one server per GPU, and clients run
+// concurrently (no context switch) under the contention model, each capped by its active
+// thread percentage (CUDA_MPS_ACTIVE_THREAD_PERCENTAGE: a cap on SMs, not a reservation).
+// Device memory per client is limited by CUDA_MPS_PINNED_DEVICE_MEM_LIMIT: exceeding it is an
+// OOM for that client only. A fatal fault in one client fails every client of the server
+// (CUDA MPS documentation, "Fault tolerance" / Volta MPS error containment).
+#include "policies/calibration/calibration_profile.h"
+#include "sim/cluster/gpu_catalog.h"
+#include "sim/cluster/gpu_sharing.h"
+
+namespace sharesim {
+
+class SharingConfig;
+
+struct MpsSettings {
+  std::int64_t replicas = 1;
+  bool rename_by_default = false;
+  bool fail_requests_greater_than_one = true;  // the plugin forces true for MPS when unset
+  std::int64_t active_thread_percentage = 100;
+  std::int64_t pinned_mem_limit_mib = 0;
+
+  // Defaults as the device plugin sets them: floor(100 / replicas) % of the threads and
+  // floor(total memory / replicas) MiB per client; replicas <= the GPU's MPS client limit.
+  static MpsSettings read(const SharingConfig& config, const GpuModel& model);
+};
+
+class MpsPolicy final : public GpuSharing {
+ public:
+  MpsPolicy(const MpsSettings& settings, ResourceId resource, std::string resource_name, const GpuModel& model,
+            const CalibrationProfile& profile);
+
+  std::string_view policy_name() const override { return "mps"; }
+  std::vector<ResourceQuantity> advertise() const override { return {{resource_, settings_.replicas}}; }
+  bool admit(const DeviceAsk& ask, std::int64_t free_units, std::span<const Resident> residents,
+             std::string* reason) const override;
+  void compute_rates(std::span<Resident> residents) const override;
+  void on_join(std::span<const Resident> residents, Casualties& out) const override;
+  void on_fault(std::span<const Resident> residents, std::size_t faulting, Casualties& out) const override;
+  bool allows_several_units_per_device() const override { return true; }
+
+ private:
+  MpsSettings settings_;
+  ResourceId resource_;
+  std::string resource_name_;
+  std::int64_t memory_mib_;
+  double interference_factor_;
+};
+
+}  // namespace sharesim

@@ -1,0 +1,77 @@
+#include "policies/sharing_config.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "sim/scenario/did_you_mean.h"
+#include "sim/scenario/error_text.h"
+#include "sim/scenario/input_error.h"
+
+namespace sharesim {
+
+void SharingConfig::reject_unknown_keys(std::vector<std::string> allowed) const {
+  allowed.insert(allowed.begin(), "policy");
+  for (const auto& [key, value] : config_.items()) {
+    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+    const std::optional<std::string> suggestion = closest_match(key, allowed);
+    throw InputError(
+        file_, pointer_ + "/" + key,
+        "unknown key " + quote(key) + " for sharing policy " + quote(policy()) +
+            (suggestion ? "; did you mean " + quote(*suggestion) + "?" : "; allowed: " + quoted_list(allowed)));
+  }
+}
+
+std::int64_t SharingConfig::integer(const char* key, std::int64_t fallback, std::int64_t min, std::int64_t max) const {
+  const auto it = config_.find(key);
+  if (it == config_.end()) return fallback;
+  if (!it->is_number_integer() || it->get<std::int64_t>() < min || it->get<std::int64_t>() > max) {
+    throw InputError(file_, where(key),
+                     "expected an integer from " + std::to_string(min) + " to " + std::to_string(max) + ", found " +
+                         describe_value(*it));
+  }
+  return it->get<std::int64_t>();
+}
+
+double SharingConfig::number(const char* key, double fallback, double min, double max) const {
+  const auto it = config_.find(key);
+  if (it == config_.end()) return fallback;
+  if (!it->is_number() || !(it->get<double>() >= min && it->get<double>() <= max)) {
+    throw InputError(file_, where(key),
+                     "expected a number from " + format_number(min) + " to " + format_number(max) + ", found " +
+                         describe_value(*it));
+  }
+  return it->get<double>();
+}
+
+bool SharingConfig::boolean(const char* key, bool fallback) const {
+  const auto it = config_.find(key);
+  if (it == config_.end()) return fallback;
+  if (!it->is_boolean()) throw InputError(file_, where(key), "expected true or false, found " + describe_value(*it));
+  return it->get<bool>();
+}
+
+std::string SharingConfig::choice(const char* key, const std::string& fallback,
+                                  const std::vector<std::string>& options) const {
+  const auto it = config_.find(key);
+  if (it == config_.end()) return fallback;
+  if (it->is_string() && std::find(options.begin(), options.end(), it->get<std::string>()) != options.end()) {
+    return it->get<std::string>();
+  }
+  const std::optional<std::string> suggestion =
+      it->is_string() ? closest_match(it->get<std::string>(), options) : std::nullopt;
+  throw InputError(file_, where(key),
+                   "expected one of " + quoted_list(options) + ", found " + describe_value(*it) +
+                       (suggestion ? "; did you mean " + quote(*suggestion) + "?" : ""));
+}
+
+std::string SharingConfig::text(const char* key) const {
+  const auto it = config_.find(key);
+  if (it == config_.end() || !it->is_string() || it->get<std::string>().empty()) {
+    throw InputError(
+        file_, where(key),
+        std::string("expected a non-empty string, found ") + (it == config_.end() ? "nothing" : describe_value(*it)));
+  }
+  return it->get<std::string>();
+}
+
+}  // namespace sharesim

@@ -1,0 +1,34 @@
+#pragma once
+// Reads one node pool's `sharing` object for a policy: typed values with defaults and
+// ranges, each error naming the scenario file and the JSON pointer of the key.
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace sharesim {
+
+class SharingConfig {
+ public:
+  SharingConfig(const nlohmann::json& config, std::string file, std::string pointer)
+      : config_(config), file_(std::move(file)), pointer_(std::move(pointer)) {}
+
+  // Throws for a key not in `allowed` ("policy" is always allowed), with a suggestion.
+  void reject_unknown_keys(std::vector<std::string> allowed) const;
+  bool has(const char* key) const { return config_.contains(key); }
+  std::int64_t integer(const char* key, std::int64_t fallback, std::int64_t min, std::int64_t max) const;
+  double number(const char* key, double fallback, double min, double max) const;
+  bool boolean(const char* key, bool fallback) const;
+  std::string choice(const char* key, const std::string& fallback, const std::vector<std::string>& options) const;
+  std::string text(const char* key) const;  // required string
+  // The pointer of a key, for errors raised by the policy itself.
+  std::string where(const char* key) const { return pointer_ + "/" + key; }
+  const std::string& file() const { return file_; }
+  std::string policy() const { return config_.value("policy", ""); }
+
+ private:
+  const nlohmann::json& config_;
+  std::string file_, pointer_;
+};
+
+}  // namespace sharesim

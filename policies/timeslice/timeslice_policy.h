@@ -1,0 +1,58 @@
+#pragma once
+// Time-slicing as the NVIDIA device plugin configures it (sharing.timeSlicing): each GPU is
+// advertised `replicas` times; pods on it are separate CUDA contexts that the GPU runs in
+// turn, one time slice each (round robin over the contexts that have work; docs/models.md
+// "Time-slicing"). No memory isolation: when the residents' memory exceeds the GPU, the
+// allocation that does not fit fails (OOM), and `oom_blast_radius` says whether only that pod
+// or every pod on the GPU dies. Contexts are isolated from each other's faults.
+#include "policies/calibration/calibration_profile.h"
+#include "sim/cluster/gpu_catalog.h"
+#include "sim/cluster/gpu_sharing.h"
+
+namespace sharesim {
+
+class SharingConfig;
+
+struct TimesliceSettings {
+  std::int64_t replicas = 1;
+  bool rename_by_default = false;
+  bool fail_requests_greater_than_one = false;
+  std::string level = "default";         // nvidia-smi compute-policy --set-timeslice
+  std::string oom_blast_radius = "pod";  // "pod" | "gpu"
+  std::string fidelity = "fluid";        // "fluid" | "slice"
+
+  // Reads and checks a pool's sharing config (the level needs compute-policy support).
+  static TimesliceSettings read(const SharingConfig& config, const GpuModel& model);
+};
+
+class TimeslicePolicy final : public GpuSharing {
+ public:
+  TimeslicePolicy(const TimesliceSettings& settings, ResourceId resource, std::string resource_name,
+                  const GpuModel& model, const CalibrationProfile& profile);
+
+  std::string_view policy_name() const override { return "timeslice"; }
+  std::vector<ResourceQuantity> advertise() const override { return {{resource_, settings_.replicas}}; }
+  bool admit(const DeviceAsk& ask, std::int64_t free_units, std::span<const Resident> residents,
+             std::string* reason) const override;
+  void compute_rates(std::span<Resident> residents) const override;
+  void on_join(std::span<const Resident> residents, Casualties& out) const override;
+  std::string placement_note(const DeviceAsk& ask) const override;
+  double context_switches_per_ns(std::span<const Resident> residents) const override;
+  std::optional<SliceSchedule> slice_schedule() const override;
+  bool allows_several_units_per_device() const override { return true; }
+
+  // Fraction of GPU time that runs contexts while two or more take turns:
+  // slice / (slice + switch cost + cache refill) (profile fields timeslice.*).
+  double efficiency() const { return efficiency_; }
+
+ private:
+  TimesliceSettings settings_;
+  ResourceId resource_;
+  std::string resource_name_;
+  std::int64_t memory_mib_;
+  std::int64_t slice_ns_;
+  std::int64_t gap_ns_;
+  double efficiency_;
+};
+
+}  // namespace sharesim

@@ -1,0 +1,85 @@
+#include "policies/vgpu/vgpu_policy.h"
+
+#include <cmath>
+
+#include "policies/device_plugin.h"
+#include "policies/memory_accounting.h"
+#include "policies/sharing_config.h"
+#include "sim/scenario/did_you_mean.h"
+#include "sim/scenario/error_text.h"
+#include "sim/scenario/input_error.h"
+
+namespace sharesim {
+
+VgpuSettings VgpuSettings::read(const SharingConfig& config, const GpuModel& model, const CalibrationProfile& profile) {
+  config.reject_unknown_keys({"profile", "scheduler", "time_slice_ms", "license_cost_per_gpu_year"});
+  const std::vector<VgpuType> types = vgpu_types_for(model.id);
+  if (types.empty()) {
+    throw InputError(config.file(), config.where("policy"),
+                     "sharesim has no vGPU type table for GPU model " + quote(model.id) +
+                         " (known: A100-40GB, A100-80GB, H100-80GB; docs/models.md \"vGPU\")");
+  }
+  VgpuSettings settings;
+  const std::string name = config.text("profile");
+  std::vector<std::string> names;
+  for (const VgpuType& type : types) names.push_back(type.name);
+  bool found = false;
+  for (const VgpuType& type : types) {
+    if (type.name == name) {
+      settings.type = type;
+      found = true;
+    }
+  }
+  if (!found) {
+    const std::optional<std::string> suggestion = closest_match(name, names);
+    throw InputError(config.file(), config.where("profile"),
+                     "expected a vGPU type of " + model.id + " (" + quoted_list(names) + "), found " + quote(name) +
+                         (suggestion ? "; did you mean " + quote(*suggestion) + "?" : ""));
+  }
+  settings.scheduler = config.choice("scheduler", "best_effort", {"best_effort", "equal_share", "fixed_share"});
+  // Default slice: 2 ms with at most 8 vGPUs on the GPU, 1 ms above (profile vgpu.*); the
+  // RmPVMRL registry key accepts 1-30 ms.
+  const double fallback_ms =
+      (settings.type.max_per_gpu <= 8 ? profile.vgpu_slice_ns_up_to_8 : profile.vgpu_slice_ns_above_8).value / 1e6;
+  settings.time_slice_ns = std::llround(config.number("time_slice_ms", fallback_ms, 1, 30) * 1e6);
+  settings.license_cost_per_gpu_year = config.number("license_cost_per_gpu_year", 0, 0, 1e9);
+  return settings;
+}
+
+VgpuPolicy::VgpuPolicy(const VgpuSettings& settings, ResourceId nvidia_gpu, const CalibrationProfile& profile)
+    : settings_(settings), nvidia_gpu_(nvidia_gpu), switch_ns_(std::llround(profile.vgpu_switch_cost_ns.value)) {}
+
+bool VgpuPolicy::admit(const DeviceAsk& ask, std::int64_t free_units, std::span<const Resident> /*residents*/,
+                       std::string* reason) const {
+  return admit_free_units(ask, free_units, std::string(kNvidiaGpu), reason);
+}
+
+std::size_t VgpuPolicy::contexts_in_turn(std::span<const Resident> residents) const {
+  if (settings_.scheduler == "fixed_share") return static_cast<std::size_t>(settings_.type.max_per_gpu);
+  if (settings_.scheduler == "equal_share") return residents.size();
+  const std::size_t active = count_active(residents);
+  return active;
+}
+
+void VgpuPolicy::compute_rates(std::span<Resident> residents) const {
+  const std::size_t turns = contexts_in_turn(residents);
+  const double efficiency =
+      static_cast<double>(settings_.time_slice_ns) / static_cast<double>(settings_.time_slice_ns + switch_ns_);
+  const double share = turns <= 1 ? 1.0 : efficiency / static_cast<double>(turns);
+  for (Resident& r : residents) r.rate = is_active(r) ? share : 0.0;
+}
+
+void VgpuPolicy::on_join(std::span<const Resident> residents, Casualties& out) const {
+  const Resident& newcomer = residents.back();
+  if (newcomer.demand.mem_mib <= settings_.type.framebuffer_mib) return;
+  out.killed.push_back(residents.size() - 1);
+  out.cause = KillCause::Oom;
+  out.reason = oom_message(newcomer.demand.mem_mib, newcomer.demand.mem_mib, settings_.type.framebuffer_mib) +
+               " (framebuffer of vGPU " + settings_.type.name + ")";
+}
+
+double VgpuPolicy::context_switches_per_ns(std::span<const Resident> residents) const {
+  return contexts_in_turn(residents) >= 2 ? 1.0 / static_cast<double>(settings_.time_slice_ns + switch_ns_) : 0.0;
+}
+
+}  // namespace sharesim

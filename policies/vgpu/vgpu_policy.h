@@ -1,0 +1,49 @@
+#pragma once
+// NVIDIA vGPU (time-sliced C-series types): a GPU is split into max_per_gpu vGPUs of one type,
+// each with its own framebuffer (memory isolation: a pod that needs more than its vGPU's
+// framebuffer is an OOM for that pod only). The vGPU scheduler divides GPU time (docs/models.md
+// "vGPU"; NVIDIA Virtual GPU Software User Guide, "vGPU scheduling policies"):
+//   best_effort  - round robin over the vGPUs that have work (work-conserving);
+//   equal_share  - an equal share for every running vGPU (occupied), busy or idle;
+//   fixed_share  - 1 / max vGPUs of the type, whatever the others do.
+#include "policies/calibration/calibration_profile.h"
+#include "policies/vgpu/vgpu_types.h"
+#include "sim/cluster/gpu_catalog.h"
+#include "sim/cluster/gpu_sharing.h"
+
+namespace sharesim {
+
+class SharingConfig;
+
+struct VgpuSettings {
+  VgpuType type;
+  std::string scheduler = "best_effort";
+  std::int64_t time_slice_ns = 0;  // profile default: vgpu.slice_ns_up_to_8 / slice_ns_above_8
+  double license_cost_per_gpu_year = 0;
+
+  static VgpuSettings read(const SharingConfig& config, const GpuModel& model, const CalibrationProfile& profile);
+};
+
+class VgpuPolicy final : public GpuSharing {
+ public:
+  VgpuPolicy(const VgpuSettings& settings, ResourceId nvidia_gpu, const CalibrationProfile& profile);
+
+  std::string_view policy_name() const override { return "vgpu"; }
+  std::vector<ResourceQuantity> advertise() const override { return {{nvidia_gpu_, settings_.type.max_per_gpu}}; }
+  bool admit(const DeviceAsk& ask, std::int64_t free_units, std::span<const Resident> residents,
+             std::string* reason) const override;
+  void compute_rates(std::span<Resident> residents) const override;
+  void on_join(std::span<const Resident> residents, Casualties& out) const override;
+  double context_switches_per_ns(std::span<const Resident> residents) const override;
+  double license_cost_per_gpu_year() const override { return settings_.license_cost_per_gpu_year; }
+
+ private:
+  // How many vGPUs the scheduler cycles through, and so divides time by.
+  std::size_t contexts_in_turn(std::span<const Resident> residents) const;
+
+  VgpuSettings settings_;
+  ResourceId nvidia_gpu_;
+  std::int64_t switch_ns_;
+};
+
+}  // namespace sharesim

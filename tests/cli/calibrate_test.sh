@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Command-line tests of sharesim-calibrate: the no-GPU exit path (code 3, one line, nothing
+# written), bad input (code 2, one line naming file and JSON pointer), the fit on synthetic
+# measurements (known slice and switch gap, byte-identical output), and profile checks.
+#
+#   bash tests/cli/calibrate_test.sh PATH/TO/sharesim-calibrate SOURCE_DIR
+#
+# GPUs are hidden with CUDA_VISIBLE_DEVICES="" so the no-GPU path is tested on any machine.
+# Prints one line per check and last "N passed, M failed"; exits 1 when any check failed.
+set -u
+
+if [[ $# -ne 2 ]]; then
+  echo "usage: $0 SHARESIM_CALIBRATE SOURCE_DIR" >&2
+  exit 2
+fi
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+src=$(cd "$2" && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sharesim-calibrate-cli.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 2
+
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); echo "ok - $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL - $1: $2"; }
+
+# run EXPECTED_CODE DESCRIPTION ARGS...: runs the program, checks the exit code; leaves
+# stdout in out.txt and stderr in err.txt.
+run() {
+  local expected=$1 what=$2
+  shift 2
+  timeout 60 "$bin" "$@" >out.txt 2>err.txt
+  local code=$?
+  if [[ $code -ne $expected ]]; then
+    bad "$what" "exit code $code, expected $expected; stderr: $(head -c 400 err.txt)"
+    return 1
+  fi
+  return 0
+}
+one_line() {  # one_line DESCRIPTION PREFIX: stderr is exactly one line starting with PREFIX
+  local lines
+  lines=$(wc -l <err.txt)
+  if [[ $lines -ne 1 ]]; then bad "$1" "stderr has $lines lines: $(cat err.txt)"; return; fi
+  if [[ $(head -c ${#2} err.txt) != "$2" ]]; then bad "$1" "stderr: $(cat err.txt)"; return; fi
+  ok "$1"
+}
+
+# --- No GPU: every measuring mode exits 3 with one line and writes nothing.
+for mode in probe corun scaling basics all; do
+  if CUDA_VISIBLE_DEVICES="" run 3 "$mode without a GPU exits 3" "$mode" -o raw-$mode.json; then
+    one_line "$mode without a GPU: one line" "sharesim-calibrate: no CUDA device visible: "
+    if [[ -e raw-$mode.json || -s out.txt ]]; then bad "$mode without a GPU writes nothing" "output found"; fi
+  fi
+done
+
+# --- Bad command lines and inputs: exit 2, one line.
+run 2 "unknown option" probe -o x.json --bogus && one_line "unknown option: one line" "sharesim-calibrate: error: "
+run 2 "fit needs --base" fit missing.json -o p.json && one_line "fit needs --base: one line" "sharesim-calibrate: error: "
+run 2 "fit of a missing raw file" fit missing.json -o p.json --base "$src/results/calibration/H100-80GB.json" &&
+  one_line "missing raw file names it" "sharesim-calibrate: error: missing.json: cannot open"
+echo '{"format": "sharesim-calibration-raw/1", "gpu": "H100-80GB"' >broken.json
+run 2 "fit of invalid JSON" fit broken.json -o p.json --base "$src/results/calibration/H100-80GB.json" &&
+  one_line "invalid JSON: one line with the file" "sharesim-calibrate: error: broken.json: invalid JSON"
+
+# Synthetic raw measurements: 2..4 processes round robin, slice 1024 us, switch gap 30 us, with
+# jitter, hiccups and a foreign tenant now and then.
+python3 - <<'PY' || { bad "synthetic raw file" "python3 failed"; }
+import json, random
+random.seed(11)
+runs = []
+for n in (2, 3, 4):
+    runs_of = [[] for _ in range(n)]
+    t = 5e9; c = 0
+    while t < 5e9 + 200e6:
+        s = max(1000.0, random.gauss(1024000, 5000))
+        runs_of[c].append((t, t + s))
+        t += s + max(0.0, random.gauss(30000, 2000))
+        if random.random() < 0.02:
+            t += 3e6
+        c = (c + 1) % n
+    contexts = []
+    for r in runs_of:
+        first, last = 1, len(r) - 2
+        gaps = []
+        for i in range(first, last):
+            if random.random() < 0.05:
+                at = r[i][0] + 20000
+                gaps.append([int(at), int(at + 3000)])
+            gaps.append([int(r[i][1]), int(r[i + 1][0])])
+        gaps.sort()
+        contexts.append({"window_ns": [int(r[first][0] + 100), int(r[last][0] + 100)], "gaps_ns": gaps})
+    runs.append({"processes": n, "contexts": contexts})
+raw = {"format": "sharesim-calibration-raw/1", "gpu": "H100-80GB", "date": "2026-11-22T00:00:00Z",
+       "device": {"name": "synthetic H100", "driver": "0.0", "runtime": "13.0", "compute_capability": "9.0",
+                  "sm_count": 132},
+       "timeslice": {"threshold_ns": 4000, "runs": runs},
+       "basics": {"launch_latency_ns": [4000, 4100, 3900], "dram_bandwidth_gbps": [2950, 3000, 2900],
+                  "fma_tflops": [50, 51, 49]}}
+json.dump(raw, open("raw.json", "w"))
+bad_raw = json.loads(json.dumps(raw))
+bad_raw["timeslice"]["runs"][1]["contexts"][2]["gaps_ns"][3] = [10, 5]
+json.dump(bad_raw, open("bad-raw.json", "w"))
+PY
+
+run 2 "fit of a raw file with a reversed gap" fit bad-raw.json -o p.json --base "$src/results/calibration/H100-80GB.json" &&
+  one_line "reversed gap: file and JSON pointer" \
+    "sharesim-calibrate: error: bad-raw.json: /timeslice/runs/1/contexts/2/gaps_ns/3: expected 0 <= begin_ns <= end_ns"
+[[ -e p.json ]] && bad "a failed fit writes nothing" "p.json exists"
+
+if run 0 "fit of synthetic measurements" fit raw.json -o fitted.json --base "$src/results/calibration/H100-80GB.json"; then
+  ok "fit of synthetic measurements"
+  slice=$(python3 -c 'import json; print(json.load(open("fitted.json"))["timeslice"]["default_slice_ns"]["value"])')
+  switch=$(python3 -c 'import json; print(json.load(open("fitted.json"))["timeslice"]["switch_cost_ns"]["value"])')
+  prov=$(python3 -c 'import json; print(json.load(open("fitted.json"))["timeslice"]["default_slice_ns"]["provenance"])')
+  if (( slice > 1004000 && slice < 1044000 )); then ok "fitted slice $slice ns (1024000 known)"; else bad "fitted slice" "$slice"; fi
+  if (( switch > 27000 && switch < 33000 )); then ok "fitted switch gap $switch ns (30000 known)"; else bad "fitted switch gap" "$switch"; fi
+  [[ $prov == measured ]] && ok "fitted slice is measured" || bad "fitted slice provenance" "$prov"
+  grep -q "round robin predicts" out.txt && ok "fit prints the per-case check" || bad "fit report" "$(cat out.txt)"
+  run 0 "fitted profile passes check" check fitted.json && ok "fitted profile passes check"
+  run 0 "second fit" fit raw.json -o fitted2.json --base "$src/results/calibration/H100-80GB.json" -q
+  cmp -s fitted.json fitted2.json && ok "fit is byte-identical on the same data" || bad "fit determinism" "outputs differ"
+fi
+run 2 "fit into a missing directory" fit raw.json -o no/such/dir/p.json --base "$src/results/calibration/H100-80GB.json" &&
+  one_line "missing directory: one line" "sharesim-calibrate: error: no/such/dir/p.json: cannot write"
+
+# --- Profiles: the shipped ones pass; a field without provenance is refused.
+run 0 "shipped profiles pass check" check "$src"/results/calibration/{A100-40GB,A100-80GB,H100-80GB,H200-141GB}.json &&
+  ok "shipped profiles pass check"
+python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))
+del p["timeslice"]["switch_cost_ns"]["provenance"]
+json.dump(p, open("no-provenance.json", "w"))' "$src/results/calibration/A100-40GB.json"
+run 2 "profile without provenance is refused" check no-provenance.json &&
+  one_line "no provenance: file and JSON pointer" \
+    "sharesim-calibrate: error: no-provenance.json: /timeslice/switch_cost_ns/provenance: expected"
+
+run 2 "fit with a base profile lacking provenance" fit raw.json -o p2.json --base no-provenance.json &&
+  one_line "bad base profile: file and JSON pointer" \
+    "sharesim-calibrate: error: no-provenance.json: /timeslice/switch_cost_ns/provenance"
+run 2 "fit with another GPU's base profile" fit raw.json -o p2.json --base "$src/results/calibration/A100-40GB.json" &&
+  one_line "base of another GPU: one line" "sharesim-calibrate: error: $src/results/calibration/A100-40GB.json: /gpu: expected"
+[[ -e p2.json ]] && bad "a refused fit writes nothing" "p2.json exists"
+
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]

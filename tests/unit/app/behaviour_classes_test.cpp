@@ -1,0 +1,286 @@
+// Behaviour classes (docs/models.md "Behaviour classes", "Checkpoints and restarts"):
+// inference services against the M/M/1 queue, notebooks' busy fraction and memory, and
+// checkpoint/restart against hand-computed times.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "run_helpers.h"
+#include "sim/metrics/output_files.h"
+#include "sim/scenario/input_error.h"
+
+namespace sharesim {
+namespace {
+
+using testing::run_text;
+
+// One node of one A100-80GB with the given sharing object, and a job list.
+std::string one_gpu(const std::string& sharing, const std::string& jobs, const std::string& extra = "") {
+  return R"({"name": "t", "seed": 3, )" + extra +
+         R"("cluster": {"node_pools": [{"name": "p", "nodes": 1, "gpu": "A100-80GB", "gpus_per_node": 1,
+             "cpu_milli": 64000, "memory_mib": 262144, "sharing": )" +
+         sharing + R"(}]}, "workload": {"jobs": )" + jobs + "}}";
+}
+const std::string kExclusive = R"({"policy": "exclusive"})";
+
+struct Estimate {
+  double mean = 0;
+  double standard_error = 0;
+};
+
+// Mean and standard error over independent replications (seeds 100, 101, ...).
+template <typename Measure>
+Estimate replicate(const std::string& scenario, int replications, Measure&& measure) {
+  double sum = 0, sum_sq = 0;
+  for (int r = 0; r < replications; ++r) {
+    const auto run = run_text(scenario, {{"seed", std::to_string(100 + r)}});
+    const double value = measure(*run);
+    sum += value;
+    sum_sq += value * value;
+  }
+  const double mean = sum / replications;
+  const double variance = (sum_sq - replications * mean * mean) / (replications - 1);
+  return {mean, std::sqrt(variance / replications)};
+}
+
+TEST(BehaviourClasses, ServiceOnExclusiveGpuIsMM1Queue) {
+  // Poisson requests (lambda = 5/s), exponential work (mean 0.1 s, mu = 10/s), one server
+  // at rate 1: mean sojourn time 1 / (mu - lambda) = 0.2 s (Kleinrock 1975, sec. 3.2).
+  const double lambda = 5, mu = 10;
+  const std::string scenario = one_gpu(kExclusive, R"([{"name": "svc", "kind": "inference", "lifetime": "2000s",
+      "request": {"demand": {"sm": 0.5, "bw": 0.4, "mem_mib": 1024}},
+      "requests": {"arrival": {"process": "poisson", "rate_per_s": 5},
+                   "work": {"dist": "exponential", "mean_s": 0.1}, "slo": "500ms"}}])");
+  const Estimate latency = replicate(scenario, 8, [](const ScenarioRun& run) {
+    EXPECT_EQ(run.metrics().services.size(), 1u);
+    const ServiceMetrics& s = run.metrics().services.at(0);
+    EXPECT_GT(s.latency_s.count, 8000u);
+    EXPECT_EQ(s.dropped, 0u);
+    // Every request ran alone at standalone speed, so its latency is at least its work.
+    EXPECT_GE(s.slowdown.p50, 1.0);
+    return s.latency_s.mean;
+  });
+  const double expected = 1 / (mu - lambda);
+  EXPECT_LT(latency.standard_error, 0.1 * expected) << "the test is too loose to catch a 10% error";
+  EXPECT_NEAR(latency.mean, expected, 4 * latency.standard_error);
+  // P(sojourn <= t) = 1 - exp(-(mu - lambda) t) for M/M/1 FIFO: the SLO attainment at 0.5 s.
+  const Estimate attainment =
+      replicate(scenario, 4, [](const ScenarioRun& run) { return run.metrics().services.at(0).slo_attainment; });
+  EXPECT_NEAR(attainment.mean, 1 - std::exp(-(mu - lambda) * 0.5), std::max(0.01, 4 * attainment.standard_error));
+}
+
+TEST(BehaviourClasses, ServiceIsIdleBetweenRequestsAndEndsWithItsLifetime) {
+  const auto run = run_text(one_gpu(kExclusive, R"([{"name": "svc", "kind": "inference", "lifetime": "1000s",
+      "request": {"demand": {"sm": 1, "bw": 0.5, "mem_mib": 1024}},
+      "requests": {"arrival": {"process": "poisson", "rate_per_s": 2},
+                   "work": {"dist": "constant", "mean_s": 0.1}}}])"));
+  const JobRecord& job = run->runtime().jobs().at(0);
+  EXPECT_EQ(job.state, JobState::Completed);
+  EXPECT_EQ(job.end, 1000 * kSecond);
+  // Busy only while serving: utilization = lambda x work = 0.2.
+  EXPECT_NEAR(run->metrics().utilization_mean, 0.2, 0.03);
+  EXPECT_EQ(run->metrics().slowdown.count, 0u);  // a service has no standalone duration
+}
+
+TEST(BehaviourClasses, NotebookBusyFractionIsActiveOverActivePlusIdle) {
+  // Exclusive GPU: cells run at standalone speed, so the GPU is busy E[A] / (E[A] + E[I]).
+  const std::string scenario = one_gpu(kExclusive, R"([{"name": "nb", "kind": "notebook", "session": "20000s",
+      "request": {"demand": {"sm": 0.6, "bw": 0.3, "mem_mib": 4096}},
+      "active": {"dist": "exponential", "mean_s": 10}, "idle": {"dist": "exponential", "mean_s": 30}}])");
+  const Estimate busy = replicate(scenario, 6, [](const ScenarioRun& run) {
+    const JobRecord& job = run.runtime().jobs().at(0);
+    EXPECT_EQ(job.state, JobState::Completed);
+    EXPECT_EQ(job.end, 20000 * kSecond);  // the session is wall time
+    const ServiceMetrics& cells = run.metrics().services.at(0);
+    EXPECT_EQ(cells.kind, "notebook");
+    EXPECT_NEAR(cells.slowdown.max, 1.0, 1e-6);  // alone on its GPU: no cell waits
+    // Memory is held for the whole session, idle or not.
+    EXPECT_NEAR(run.metrics().memory_used_mean_mib, 4096, 1e-6);
+    return run.metrics().utilization_mean;
+  });
+  EXPECT_LT(busy.standard_error, 0.02);
+  EXPECT_NEAR(busy.mean, 10.0 / 40.0, std::max(0.005, 4 * busy.standard_error));
+}
+
+TEST(BehaviourClasses, IdleNotebookHoldsItsMemorySoTimeSlicingStillRunsOutOfMemory) {
+  // The notebook runs one 1 s cell and then idles for the rest of its session; at 100 s a
+  // pod needing 40 GiB joins its time-sliced GPU: 50 GiB + 40 GiB > 80 GiB.
+  const auto run = run_text(one_gpu(R"({"policy": "timeslice", "replicas": 4})", R"([
+      {"name": "nb", "kind": "notebook", "session": "1000s",
+       "request": {"demand": {"sm": 0.6, "bw": 0.3, "mem_mib": 51200}},
+       "active": {"dist": "constant", "mean_s": 1}, "idle": {"dist": "constant", "mean_s": 5000}},
+      {"name": "late", "arrival": "100s", "duration": "10s",
+       "request": {"demand": {"sm": 1, "bw": 0.5, "mem_mib": 40960}}}])"));
+  const auto& jobs = run->runtime().jobs();
+  EXPECT_EQ(jobs.at(0).state, JobState::Completed);
+  EXPECT_EQ(jobs.at(1).state, JobState::Failed);
+  EXPECT_EQ(jobs.at(1).kill_cause, KillCause::Oom);
+  EXPECT_EQ(jobs.at(1).end, 100 * kSecond);
+  EXPECT_EQ(run->metrics().services.at(0).latency_s.count, 1u);  // one cell
+}
+
+// A training job alone on a time-sliced GPU, killed at 700 s by an intruder whose memory
+// does not fit beside it (blast radius "gpu": the whole GPU dies).
+std::string killed_at_700s(const std::string& victim_keys) {
+  return one_gpu(R"({"policy": "timeslice", "replicas": 4, "oom_blast_radius": "gpu"})",
+                 R"([{"name": "victim", "duration": "1000s", )" + victim_keys + R"(,
+                      "request": {"demand": {"sm": 1, "bw": 0.5, "mem_mib": 51200}}},
+                     {"name": "intruder", "arrival": "700s", "duration": "10s",
+                      "request": {"demand": {"sm": 1, "bw": 0.5, "mem_mib": 40960}}}])");
+}
+
+TEST(BehaviourClasses, CheckpointingLosesOnlyTheWorkSinceTheLastCheckpoint) {
+  // 700 s of work done, checkpoints every 300 s: 600 s saved, 400 s left. Restart after the
+  // 10 s backoff at 710 s, alone again: it ends at 1110 s.
+  const auto run = run_text(killed_at_700s(
+      R"("kind": "training", "checkpoint_interval": "300s", "restart": {"policy": "OnFailure", "backoff": "10s"})"));
+  const JobRecord& victim = run->runtime().jobs().at(0);
+  EXPECT_EQ(victim.state, JobState::Completed);
+  EXPECT_EQ(victim.restarts, 1u);
+  EXPECT_EQ(victim.start, 0);  // its first start
+  EXPECT_EQ(victim.end, 1110 * kSecond);
+  EXPECT_EQ(run->runtime().jobs().at(1).state, JobState::Failed);  // restart Never (default)
+  EXPECT_EQ(run->metrics().restarts, 1u);
+  EXPECT_EQ(run->metrics().failed, 1u);
+}
+
+TEST(BehaviourClasses, BatchAndUncheckpointedTrainingLoseAllTheirWork) {
+  for (const char* kind : {"batch", "training"}) {
+    const auto run = run_text(killed_at_700s(std::string(R"("kind": ")") + kind +
+                                             R"(", "restart": {"policy": "OnFailure", "backoff": "10s"})"));
+    const JobRecord& victim = run->runtime().jobs().at(0);
+    EXPECT_EQ(victim.state, JobState::Completed) << kind;
+    EXPECT_EQ(victim.end, 1710 * kSecond) << kind;  // 710 s + the whole 1000 s again
+  }
+}
+
+// A hog holds 50 GiB of a time-sliced GPU for 1000 s; the victim (40 GiB) dies of OOM each
+// time it joins.
+std::string oom_on_join(const std::string& restart) {
+  return one_gpu(
+      R"({"policy": "timeslice", "replicas": 4})",
+      R"([{"name": "hog", "duration": "1000s", "request": {"demand": {"sm": 1, "bw": 0.5, "mem_mib": 51200}}},
+                     {"name": "victim", "duration": "10s", "restart": )" +
+          restart + R"(, "request": {"demand": {"sm": 1, "bw": 0.5, "mem_mib": 40960}}}])");
+}
+
+TEST(BehaviourClasses, OnFailureRestartsWithDoublingBackoffUntilItsLimit) {
+  // Kills at 0 s, then restarts after 10 s, 20 s, 30 s (20 -> 40 capped at 30): the fourth
+  // kill, at 60 s, finds no restart left.
+  const auto run =
+      run_text(oom_on_join(R"({"policy": "OnFailure", "backoff": "10s", "max_backoff": "30s", "max_restarts": 3})"),
+               {{"output.event_log", "true"}});
+  const JobRecord& victim = run->runtime().jobs().at(1);
+  EXPECT_EQ(victim.state, JobState::Failed);
+  EXPECT_EQ(victim.restarts, 3u);
+  EXPECT_EQ(victim.end, 60 * kSecond);
+  EXPECT_EQ(run->metrics().restarts, 3u);
+  EXPECT_EQ(run->metrics().killed_oom, 4u);  // every kill counts, restarted or not
+  EXPECT_EQ(run->metrics().failed, 1u);
+  const std::string csv = jobs_csv(run->runtime());
+  EXPECT_NE(csv.find("victim-0,victim,training,failed,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",oom,0,3,OOM"), std::string::npos) << csv;  // kill_cause, killed_by_other, restarts
+  EXPECT_EQ(run->summary()["metrics"]["jobs"]["restarts"], 3);
+  // At 15 s it waits in its second backoff (killed again at 10 s): pending, with the reason.
+  const auto early =
+      run_text(oom_on_join(R"({"policy": "OnFailure", "backoff": "10s", "max_backoff": "30s", "max_restarts": 3})"),
+               {{"until", "15s"}});
+  EXPECT_EQ(early->runtime().jobs().at(1).state, JobState::Pending);
+  EXPECT_EQ(early->metrics().pending_at_end, 1u);
+  const std::string early_csv = jobs_csv(early->runtime());
+  EXPECT_NE(early_csv.find(",oom,0,2,back-off before restart 2 after: OOM: "), std::string::npos) << early_csv;
+}
+
+TEST(BehaviourClasses, GeneratorRestartsAndCheckpointsBoundTheLostWork) {
+  // 20 training jobs of 1000 s, each alone on an exclusive GPU (no queueing), faulting once
+  // per 500 s of running on average; checkpoints every 100 s, a constant 10 s backoff. A kill
+  // loses less than 100 s of work, so end - start = 1000 s + 10 s x restarts + lost, with
+  // 0 <= lost < 100 s x restarts.
+  const auto run = run_text(testing::cluster_scenario(5, 4, R"({"generators": [{"name": "train", "kind": "training",
+      "count": 20, "arrival": {"process": "poisson", "rate_per_s": 1},
+      "duration": {"dist": "constant", "mean_s": 1000}, "checkpoint_interval": "100s",
+      "restart": {"policy": "OnFailure", "backoff": "10s", "max_backoff": "10s", "max_restarts": 1000}}]})",
+                                                      R"("faults": {"mtbf": "500s"}, )"));
+  EXPECT_EQ(run->metrics().completed, 20u);
+  EXPECT_GT(run->metrics().restarts, 10u);
+  for (const JobRecord& job : run->runtime().jobs()) {
+    const double lost_s = time_to_seconds(job.end - job.start) - 1000.0 - 10.0 * job.restarts;
+    EXPECT_GE(lost_s, -1e-6) << job.restarts;
+    EXPECT_LT(lost_s, 100.0 * job.restarts + 1e-6) << job.restarts;
+  }
+}
+
+TEST(BehaviourClasses, NeverFailsAtTheFirstKill) {
+  const auto run = run_text(oom_on_join(R"({"policy": "Never"})"));
+  const JobRecord& victim = run->runtime().jobs().at(1);
+  EXPECT_EQ(victim.state, JobState::Failed);
+  EXPECT_EQ(victim.restarts, 0u);
+  EXPECT_EQ(victim.end, 0);
+  EXPECT_EQ(run->metrics().restarts, 0u);
+}
+
+TEST(BehaviourClasses, KilledServiceRestartsAndCountsTheRequestsItLost) {
+  // A fault every 200 s of running on average kills the service; OnFailure brings it back.
+  const auto run = run_text(one_gpu(kExclusive, R"([{"name": "svc", "kind": "inference", "lifetime": "3000s",
+      "restart": {"policy": "OnFailure", "backoff": "10s", "max_backoff": "10s", "max_restarts": 1000},
+      "request": {"demand": {"sm": 1, "bw": 0.5, "mem_mib": 1024}},
+      "requests": {"arrival": {"process": "poisson", "rate_per_s": 5},
+                   "work": {"dist": "exponential", "mean_s": 0.1}}}])",
+                                    R"("faults": {"mtbf": "200s"}, )"));
+  const JobRecord& svc = run->runtime().jobs().at(0);
+  EXPECT_EQ(svc.state, JobState::Completed);
+  EXPECT_GT(svc.restarts, 3u);
+  const ServiceMetrics& s = run->metrics().services.at(0);
+  EXPECT_GT(s.dropped, 0u);  // queued at a kill, or refused during a backoff
+  EXPECT_GE(s.arrived, s.latency_s.count + s.dropped);
+}
+
+TEST(BehaviourClasses, SameSeedGivesIdenticalOutputs) {
+  const std::string scenario = one_gpu(R"({"policy": "timeslice", "replicas": 4})", R"([
+      {"name": "svc", "kind": "inference", "lifetime": "600s",
+       "request": {"demand": {"sm": 0.5, "bw": 0.4, "mem_mib": 8192}},
+       "requests": {"arrival": {"process": "mmpp", "states": [{"rate_per_s": 8, "mean_stay": "30s"},
+                                                               {"rate_per_s": 0.5, "mean_stay": "60s"}]},
+                    "work": {"dist": "lognormal", "mean_s": 0.05, "cv": 1}, "slo": "200ms"}},
+      {"name": "nb", "kind": "notebook", "replicas": 3, "session": "500s",
+       "request": {"demand": {"sm": 0.6, "bw": 0.3, "mem_mib": 8192}},
+       "active": {"dist": "exponential", "mean_s": 5}, "idle": {"dist": "exponential", "mean_s": 20}}])");
+  const auto a = run_text(scenario);
+  const auto b = run_text(scenario);
+  EXPECT_EQ(jobs_csv(a->runtime()), jobs_csv(b->runtime()));
+  EXPECT_EQ(services_csv(a->metrics()), services_csv(b->metrics()));
+  EXPECT_EQ(run_metrics_json(a->metrics())["services"], run_metrics_json(b->metrics())["services"]);
+  EXPECT_EQ(a->metrics().services.size(), 2u);
+  // Another seed gives other requests.
+  const auto c = run_text(scenario, {{"seed", "4"}});
+  EXPECT_NE(services_csv(a->metrics()), services_csv(c->metrics()));
+}
+
+TEST(BehaviourClasses, ClassKeysAreCheckedPerKind) {
+  const auto error_of = [](const std::string& jobs, const std::string& extra = "") {
+    try {
+      run_text(one_gpu(kExclusive, jobs, extra));
+    } catch (const InputError& e) {
+      return std::string(e.where()) + ": " + e.problem();
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error_of(R"([{"name": "b", "kind": "batch", "duration": "1s", "checkpoint_interval": "1s"}])")
+                .find("/workload/jobs/0/checkpoint_interval"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"([{"name": "n", "kind": "notebook", "duration": "1s", "session": "1h",
+                          "active": {"dist": "constant", "mean_s": 1}, "idle": {"dist": "constant", "mean_s": 1}}])")
+                .find("/workload/jobs/0/duration"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"([{"name": "s", "kind": "inference", "requests": {"arrival": {"process": "poisson",
+                          "rate_per_s": 1}, "work": {"dist": "constant", "mean_s": 1}}}])")
+                .find("\"until\""),
+            std::string::npos);
+  EXPECT_NE(error_of(R"([{"name": "t", "duration": "1s", "restart": {"policy": "Never", "backoff": "1s"}}])")
+                .find("/workload/jobs/0/restart/backoff"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace sharesim

@@ -1,0 +1,321 @@
+// The time-sharing policies (timeslice, MPS, vGPU) through whole runs and the cluster they
+// build: what the device plugins advertise, what they refuse, who dies on an OOM or a fault.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "policies/calibration/calibration_profile.h"
+#include "run_helpers.h"
+#include "sim/scenario/input_error.h"
+
+namespace sharesim {
+namespace {
+
+using testing::run_text;
+
+// One pool with a sharing config, plus a workload and extra top-level fields.
+std::string shared_scenario(int nodes, int gpus, const std::string& sharing, const std::string& workload,
+                            const std::string& extra = "", const std::string& gpu = "A100-80GB") {
+  return R"({"name": "t", "seed": 3, )" + extra + R"("cluster": {"node_pools": [{"name": "p", "nodes": )" +
+         std::to_string(nodes) + R"(, "gpu": ")" + gpu + R"(", "gpus_per_node": )" + std::to_string(gpus) +
+         R"(, "cpu_milli": 64000, "memory_mib": 262144, "sharing": )" + sharing + R"(}]}, "workload": )" + workload +
+         "}";
+}
+
+// Explicit jobs: {name, arrival s, duration s, request JSON}.
+struct JobText {
+  std::string name;
+  double arrival_s;
+  double duration_s;
+  std::string request;
+};
+std::string jobs_workload(const std::vector<JobText>& jobs) {
+  std::string text = R"({"jobs": [)";
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    if (i > 0) text += ",";
+    text += R"({"name": ")" + jobs[i].name + R"(", "arrival": ")" + std::to_string(jobs[i].arrival_s) +
+            R"(s", "duration": ")" + std::to_string(jobs[i].duration_s) + R"(s", "request": )" + jobs[i].request + "}";
+  }
+  return text + "]}";
+}
+
+std::int64_t advertised(const Cluster& cluster, const std::string& resource, std::uint32_t node = 0) {
+  const int id = cluster.resource_names().find(resource);
+  if (id < 0) return 0;
+  return cluster.node(node).resource_capacity.at(static_cast<std::size_t>(id));
+}
+
+std::string error_of(const std::string& json) {
+  try {
+    run_text(json);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const JobRecord& job_named(const ClusterRuntime& runtime, const std::string& name) {
+  for (const JobRecord& job : runtime.jobs()) {
+    if (runtime.job_name(job) == name) return job;
+  }
+  throw std::logic_error("no job " + name);
+}
+
+double run_time_s(const JobRecord& job) { return time_to_seconds(job.end - job.start); }
+
+const std::string kOneJob = jobs_workload({{"a", 0, 10, R"({"gpus": 1})"}});
+
+TEST(Timeslice, ReplicasWithRenameAdvertiseSharedGpus) {
+  const auto run =
+      run_text(shared_scenario(1, 8, R"({"policy": "timeslice", "replicas": 4, "rename_by_default": true})", kOneJob));
+  EXPECT_EQ(advertised(run->cluster(), "nvidia.com/gpu.shared"), 32);
+  EXPECT_EQ(advertised(run->cluster(), "nvidia.com/gpu"), 0);
+  // The job asked nvidia.com/gpu, which no node offers under rename: it stays pending.
+  EXPECT_EQ(run->runtime().jobs()[0].state, JobState::Pending);
+}
+
+TEST(Timeslice, RequestAboveOneFailsAtAdmissionWithThePluginsError) {
+  const auto run = run_text(shared_scenario(
+      1, 1,
+      R"({"policy": "timeslice", "replicas": 4, "rename_by_default": true, "fail_requests_greater_than_one": true})",
+      jobs_workload({{"two", 0, 10, R"({"gpus": 2, "gpu_resource": "nvidia.com/gpu.shared"})"}})));
+  const JobRecord& job = run->runtime().jobs()[0];
+  ASSERT_EQ(job.state, JobState::Failed);
+  EXPECT_EQ(job.kill_cause, KillCause::AdmissionError);
+  EXPECT_EQ(run->runtime().failure_reasons()[static_cast<std::size_t>(job.failure)],
+            "UnexpectedAdmissionError: Allocate failed due to rpc error: code = Unknown desc = request for "
+            "'nvidia.com/gpu.shared: 2' too large: maximum request size for shared resources is 1, which is "
+            "unexpected on p-0 GPU 0");
+}
+
+TEST(Timeslice, TwoReplicasWithoutTheFlagGiveNoMoreCompute) {
+  const auto run = run_text(
+      shared_scenario(1, 1, R"({"policy": "timeslice", "replicas": 4})",
+                      jobs_workload({{"two", 0, 10, R"({"gpus": 2})"}, {"one", 0, 10, R"({"gpus": 1})"}}),
+                      R"("calibration": {"overrides": {"timeslice": {"switch_cost_ns": 0, "cache_refill_ns": 0}}},)"));
+  const JobRecord& two = job_named(run->runtime(), "two-0");
+  const JobRecord& one = job_named(run->runtime(), "one-0");
+  ASSERT_EQ(two.state, JobState::Completed);
+  // Two contexts take turns: each runs at half speed, whatever replicas it holds.
+  EXPECT_DOUBLE_EQ(run_time_s(two), 20.0);
+  EXPECT_DOUBLE_EQ(run_time_s(one), 20.0);
+  ASSERT_GE(two.note, 0);
+  EXPECT_EQ(run->runtime().notes()[static_cast<std::size_t>(two.note)],
+            "asked for 2 nvidia.com/gpu replicas: time-slicing replicas give no extra compute");
+  EXPECT_LT(one.note, 0);
+}
+
+TEST(Timeslice, SwitchCostSlowsSharedContextsOnly) {
+  // The A100-80GB profile's slice, switch cost and cache refill (docs/calibration.md).
+  const auto run = run_text(shared_scenario(
+      2, 1, R"({"policy": "timeslice", "replicas": 2})",
+      jobs_workload({{"a", 0, 10, R"({"gpus": 1})"}, {"b", 0, 10, R"({"gpus": 1})"}, {"c", 0, 10, R"({"gpus": 1})"}})));
+  // First fit: a and b share GPU 0 of node p-0, c runs alone on p-1.
+  const CalibrationProfile& profile = builtin_calibration_profile("A100-80GB");
+  const double slice = profile.default_slice_ns.value;
+  const double gap = profile.switch_cost_ns.value + profile.cache_refill_ns.value;
+  const double efficiency = slice / (slice + gap);
+  EXPECT_NEAR(run_time_s(job_named(run->runtime(), "a-0")), 20.0 / efficiency, 1e-6);
+  EXPECT_NEAR(run_time_s(job_named(run->runtime(), "c-0")), 10.0, 1e-9);
+  // Context switches are counted while two contexts share the GPU.
+  const double switches = run->metrics().context_switches;
+  EXPECT_NEAR(switches, (20.0 / efficiency) / ((slice + gap) * 1e-9), 2.0);
+}
+
+TEST(Timeslice, LevelNeedsComputePolicySupport) {
+  EXPECT_EQ(error_of(shared_scenario(1, 1, R"({"policy": "timeslice", "replicas": 2, "level": "long"})", kOneJob, "",
+                                     "RTX3060-Laptop")),
+            "<test>: /cluster/node_pools/0/sharing/level: GPU model \"RTX3060-Laptop\" does not support nvidia-smi "
+            "compute-policy --set-timeslice (catalog: compute_policy_timeslice is false); remove \"level\"");
+  EXPECT_EQ(error_of(shared_scenario(1, 1, R"({"policy": "timeslice", "level": "longer"})", kOneJob)),
+            "<test>: /cluster/node_pools/0/sharing/level: expected one of \"default\", \"short\", \"medium\", "
+            "\"long\", found \"longer\"; did you mean \"long\"?");
+  EXPECT_EQ(error_of(shared_scenario(1, 1, R"({"policy": "timeslice", "replica": 2})", kOneJob)),
+            "<test>: /cluster/node_pools/0/sharing/replica: unknown key \"replica\" for sharing policy \"timeslice\"; "
+            "did you mean \"replicas\"?");
+}
+
+TEST(Timeslice, LongerSliceLosesLessToSwitches) {
+  const auto time_with = [](const std::string& level) {
+    const auto run =
+        run_text(shared_scenario(1, 1, R"({"policy": "timeslice", "replicas": 2, "level": ")" + level + R"("})",
+                                 jobs_workload({{"a", 0, 10, R"({"gpus": 1})"}, {"b", 0, 10, R"({"gpus": 1})"}})));
+    return run_time_s(run->runtime().jobs()[0]);
+  };
+  EXPECT_LT(time_with("long"), time_with("default"));
+  EXPECT_LT(time_with("default"), time_with("short"));
+}
+
+// A (50 GiB) runs; B (40 GiB) joins the same A100-80GB (81920 MiB): the sum does not fit.
+std::string oom_scenario(const std::string& blast_radius) {
+  return shared_scenario(1, 1,
+                         R"({"policy": "timeslice", "replicas": 4, "oom_blast_radius": ")" + blast_radius + R"("})",
+                         jobs_workload({{"a", 0, 100, R"({"gpus": 1, "demand": {"mem_mib": 51200}})"},
+                                        {"b", 10, 100, R"({"gpus": 1, "demand": {"mem_mib": 40960}})"}}));
+}
+
+TEST(Timeslice, OomKillsOnlyTheNewcomerWithPodBlastRadius) {
+  const auto run = run_text(oom_scenario("pod"));
+  const JobRecord& a = job_named(run->runtime(), "a-0");
+  const JobRecord& b = job_named(run->runtime(), "b-0");
+  EXPECT_EQ(a.state, JobState::Completed);
+  EXPECT_DOUBLE_EQ(run_time_s(a), 100.0);  // B died at once: A never shared the GPU
+  ASSERT_EQ(b.state, JobState::Failed);
+  EXPECT_EQ(b.kill_cause, KillCause::Oom);
+  EXPECT_FALSE(b.killed_by_other);
+  EXPECT_EQ(run->metrics().killed_by_other, 0u);
+}
+
+TEST(Timeslice, OomKillsEveryPodOnTheGpuWithGpuBlastRadius) {
+  const auto run = run_text(oom_scenario("gpu"));
+  const JobRecord& a = job_named(run->runtime(), "a-0");
+  ASSERT_EQ(a.state, JobState::Failed);
+  EXPECT_EQ(a.kill_cause, KillCause::Oom);
+  EXPECT_TRUE(a.killed_by_other);
+  EXPECT_EQ(time_to_seconds(a.end), 10.0);
+  EXPECT_EQ(run->metrics().killed_by_other, 1u);
+  EXPECT_EQ(run->metrics().killed_oom, 2u);
+  EXPECT_NE(run->runtime().failure_reasons()[static_cast<std::size_t>(a.failure)].find("killed by another pod's oom"),
+            std::string::npos);
+}
+
+TEST(Mps, ReplicasAdvertisedPerGpuUpToTheClientLimit) {
+  const auto run = run_text(shared_scenario(1, 2, R"({"policy": "mps", "replicas": 48})", kOneJob));
+  EXPECT_EQ(advertised(run->cluster(), "nvidia.com/gpu"), 96);
+  EXPECT_EQ(error_of(shared_scenario(1, 2, R"({"policy": "mps", "replicas": 49})", kOneJob)),
+            "<test>: /cluster/node_pools/0/sharing/replicas: expected an integer from 1 to 48, found 49");
+}
+
+TEST(Mps, ThreadPercentageCapsSmsButReservesNothing) {
+  // 4 replicas: 25% of the threads each by default.
+  const std::string sharing = R"({"policy": "mps", "replicas": 4})";
+  const auto full = run_text(shared_scenario(1, 1, sharing, jobs_workload({{"a", 0, 10, R"({"gpus": 1})"}})));
+  EXPECT_NEAR(run_time_s(full->runtime().jobs()[0]), 40.0, 1e-6);  // sm 1.0 capped at 0.25
+  const auto small =
+      run_text(shared_scenario(1, 1, sharing,
+                               jobs_workload({{"a", 0, 10, R"({"gpus": 1, "demand": {"sm": 0.2, "bw": 0.2}})"},
+                                              {"b", 0, 10, R"({"gpus": 1, "demand": {"sm": 0.2, "bw": 0.2}})"}})));
+  // Two small clients fit side by side: both at standalone speed (no context switch).
+  EXPECT_NEAR(run_time_s(small->runtime().jobs()[0]), 10.0, 1e-6);
+  EXPECT_NEAR(run_time_s(small->runtime().jobs()[1]), 10.0, 1e-6);
+  EXPECT_EQ(small->metrics().context_switches, 0.0);
+}
+
+TEST(Mps, PinnedMemoryLimitIsAnOomForThatClientOnly) {
+  // 4 replicas on 81920 MiB: 20480 MiB per client by default.
+  const auto run = run_text(
+      shared_scenario(1, 1, R"({"policy": "mps", "replicas": 4})",
+                      jobs_workload({{"a", 0, 10, R"({"gpus": 1, "demand": {"sm": 0.2, "mem_mib": 10000}})"},
+                                     {"b", 1, 10, R"({"gpus": 1, "demand": {"sm": 0.2, "mem_mib": 30000}})"}})));
+  EXPECT_EQ(job_named(run->runtime(), "a-0").state, JobState::Completed);
+  const JobRecord& b = job_named(run->runtime(), "b-0");
+  ASSERT_EQ(b.state, JobState::Failed);
+  EXPECT_EQ(b.kill_cause, KillCause::Oom);
+  EXPECT_NE(
+      run->runtime().failure_reasons()[static_cast<std::size_t>(b.failure)].find("CUDA_MPS_PINNED_DEVICE_MEM_LIMIT"),
+      std::string::npos);
+}
+
+// Faults under a policy: returns the run; every job is long so faults happen while shared.
+std::unique_ptr<ScenarioRun> fault_run(const std::string& sharing) {
+  return run_text(shared_scenario(
+      1, 2, sharing,
+      R"({"generators": [{"kind": "training", "count": 400, "arrival": {"process": "poisson", "rate_per_s": 0.02},
+          "duration": {"dist": "exponential", "mean_s": 600}, "request": {"gpus": 1, "demand": {"sm": 0.3}}}]})",
+      R"("faults": {"mtbf": "30m"},)"));
+}
+
+TEST(Mps, AFaultKillsEveryClientOfThatGpuOnly) {
+  const auto run = fault_run(R"({"policy": "mps", "replicas": 4})");
+  const ClusterRuntime& runtime = run->runtime();
+  ASSERT_GT(run->metrics().killed_fault, 0u);
+  ASSERT_GT(run->metrics().killed_by_other, 0u);
+  // Every pod killed by another's fault died at the same instant, on the same GPU, as a pod
+  // that faulted itself; none on the other GPU.
+  std::map<std::pair<SimTime, std::uint32_t>, int> own_faults;  // (time, gpu) -> count
+  for (const JobRecord& job : runtime.jobs()) {
+    if (job.kill_cause == KillCause::Fault && !job.killed_by_other) {
+      runtime.for_each_device(job, [&](const DeviceAllocation& d) { ++own_faults[{job.end, d.gpu}]; });
+    }
+  }
+  for (const JobRecord& job : runtime.jobs()) {
+    if (!job.killed_by_other) continue;
+    EXPECT_EQ(job.kill_cause, KillCause::Fault);
+    runtime.for_each_device(job, [&](const DeviceAllocation& d) {
+      EXPECT_EQ(own_faults.count({job.end, d.gpu}), 1u) << runtime.job_name(job);
+    });
+  }
+}
+
+TEST(Timeslice, AFaultKillsOnlyTheFaultingContext) {
+  const auto run = fault_run(R"({"policy": "timeslice", "replicas": 4})");
+  EXPECT_GT(run->metrics().killed_fault, 0u);
+  EXPECT_EQ(run->metrics().killed_by_other, 0u);
+}
+
+TEST(Vgpu, TypesAdvertiseVgpusPerGpuAndIsolateFramebuffers) {
+  const auto run =
+      run_text(shared_scenario(1, 2, R"({"policy": "vgpu", "profile": "A100-10C"})",
+                               jobs_workload({{"fits", 0, 10, R"({"gpus": 1, "demand": {"mem_mib": 10240}})"},
+                                              {"big", 0, 10, R"({"gpus": 1, "demand": {"mem_mib": 12000}})"}}),
+                               "", "A100-40GB"));
+  EXPECT_EQ(advertised(run->cluster(), "nvidia.com/gpu"), 8);
+  EXPECT_EQ(job_named(run->runtime(), "fits-0").state, JobState::Completed);
+  EXPECT_EQ(job_named(run->runtime(), "big-0").kill_cause, KillCause::Oom);
+  EXPECT_EQ(run->metrics().killed_by_other, 0u);
+  EXPECT_EQ(error_of(shared_scenario(1, 1, R"({"policy": "vgpu", "profile": "A100-12C"})", kOneJob, "", "A100-40GB")),
+            "<test>: /cluster/node_pools/0/sharing/profile: expected a vGPU type of A100-40GB (\"A100-40C\", "
+            "\"A100-20C\", \"A100-10C\", \"A100-8C\", \"A100-5C\", \"A100-4C\"), found \"A100-12C\"; did you mean "
+            "\"A100-10C\"?");
+  EXPECT_EQ(error_of(shared_scenario(1, 1, R"({"policy": "vgpu", "profile": "A100-10C", "time_slice_ms": 31})", kOneJob,
+                                     "", "A100-40GB")),
+            "<test>: /cluster/node_pools/0/sharing/time_slice_ms: expected a number from 1 to 30, found 31");
+}
+
+// Run time of job "busy" sharing an A100-40GB (A100-10C: 4 vGPUs) with three others that are
+// busy (sm 1) or idle (sm 0: hold their vGPU, no work).
+double busy_job_time(const std::string& scheduler, bool others_busy) {
+  const std::string other = others_busy ? R"({"gpus": 1})" : R"({"gpus": 1, "demand": {"sm": 0, "bw": 0}})";
+  const auto run = run_text(shared_scenario(
+      1, 1, R"({"policy": "vgpu", "profile": "A100-10C", "scheduler": ")" + scheduler + R"("})",
+      jobs_workload(
+          {{"busy", 0, 10, R"({"gpus": 1})"}, {"x", 0, 100, other}, {"y", 0, 100, other}, {"z", 0, 100, other}}),
+      R"("until": "1000s",)", "A100-40GB"));
+  return run_time_s(job_named(run->runtime(), "busy-0"));
+}
+
+TEST(Vgpu, FixedShareIgnoresWhetherOthersAreBusyBestEffortDoesNot) {
+  EXPECT_DOUBLE_EQ(busy_job_time("fixed_share", true), busy_job_time("fixed_share", false));
+  EXPECT_LT(busy_job_time("best_effort", false), busy_job_time("best_effort", true) / 3);
+  // Equal share divides among running vGPUs, busy or idle.
+  EXPECT_DOUBLE_EQ(busy_job_time("equal_share", true), busy_job_time("equal_share", false));
+}
+
+TEST(Vgpu, LicenseCostShowsInTheCostMetrics) {
+  const auto run =
+      run_text(shared_scenario(1, 2, R"({"policy": "vgpu", "profile": "A100-20C", "license_cost_per_gpu_year": 8760})",
+                               kOneJob, R"("until": "10h", "cost": {"gpu_hour": 2},)", "A100-40GB"));
+  // 2 GPUs x 10 h x 2 + licenses 2 GPUs x 8760 per year x 10 h / 8760 h.
+  EXPECT_NEAR(run->metrics().license_cost, 20.0, 1e-9);
+  EXPECT_NEAR(run->metrics().cost, 40.0 + 20.0, 1e-9);
+}
+
+TEST(SharingPolicies, MemoryInUseNeverExceedsTheGpu) {
+  for (const std::string sharing : {R"({"policy": "timeslice", "replicas": 8, "oom_blast_radius": "gpu"})",
+                                    R"({"policy": "timeslice", "replicas": 8})", R"({"policy": "mps", "replicas": 8})",
+                                    R"({"policy": "vgpu", "profile": "A100-10C"})"}) {
+    const auto run = run_text(shared_scenario(
+        2, 2, sharing,
+        R"({"generators": [{"kind": "training", "count": 300, "arrival": {"process": "poisson", "rate_per_s": 0.05},
+            "duration": {"dist": "exponential", "mean_s": 300}, "request": {"gpus": 1, "demand": {"sm": 0.4, "mem_mib": 9000}}},
+           {"kind": "batch", "count": 100, "arrival": {"process": "poisson", "rate_per_s": 0.02},
+            "duration": {"dist": "exponential", "mean_s": 300}, "request": {"gpus": 1, "demand": {"sm": 0.9, "mem_mib": 30000}}}]})",
+        "", "A100-80GB"));
+    for (const Gpu& gpu : run->cluster().gpus()) {
+      EXPECT_LE(run->runtime().gpu_usage()[gpu.index].peak_memory_mib, gpu.model->memory_mib) << sharing;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace sharesim

@@ -1,0 +1,50 @@
+// A scenario whose jobs name a workload profile (request.profile, docs/profiles.md) runs with
+// the profile's fitted demand: under MPS the co-located jobs finish exactly when jobs with the
+// same demand written out do, and not when jobs with the default demand do.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "run_helpers.h"
+#include "workloads/profiles/workload_profile.h"
+
+namespace sharesim {
+namespace {
+
+using testing::run_text;
+
+std::string two_jobs(const std::string& request) {
+  return R"({"name": "t", "seed": 3, "cluster": {"node_pools": [{"name": "p", "nodes": 1, "gpu": "A100-80GB",
+    "gpus_per_node": 1, "cpu_milli": 64000, "memory_mib": 262144,
+    "sharing": {"policy": "mps", "replicas": 2, "active_thread_percentage": 100}}]},
+    "workload": {"jobs": [{"name": "j", "replicas": 2, "duration": "1h", "request": )" +
+         request + "}]}}";
+}
+
+std::vector<SimTime> end_times(const std::string& request) {
+  const auto run = run_text(two_jobs(request));
+  std::vector<SimTime> ends;
+  for (const JobRecord& job : run->runtime().jobs()) {
+    EXPECT_EQ(job.state, JobState::Completed);
+    ends.push_back(job.end);
+  }
+  return ends;
+}
+
+TEST(WorkloadProfileRun, JobsRunWithTheProfilesFittedDemand) {
+  const WorkloadProfile* profile = ProfileLibrary::builtin().find("bert-train-b8");
+  ASSERT_NE(profile, nullptr);
+  const std::vector<SimTime> with_profile = end_times(R"({"gpus": 1, "profile": "bert-train-b8"})");
+  const std::vector<SimTime> written_out = end_times(R"({"gpus": 1, "demand": {"sm": )" + std::to_string(profile->sm) +
+                                                     R"(, "bw": )" + std::to_string(profile->bw) + "}}");
+  const std::vector<SimTime> defaults = end_times(R"({"gpus": 1})");
+  ASSERT_EQ(with_profile.size(), 2u);
+  // std::to_string keeps 6 decimals, enough for the profile's 4.
+  EXPECT_EQ(with_profile, written_out);
+  EXPECT_NE(with_profile, defaults);
+  // Co-located under MPS: both slower than alone (sm + bw of two copies exceed the GPU).
+  EXPECT_GT(time_to_seconds(with_profile[0]), 3600.0);
+}
+
+}  // namespace
+}  // namespace sharesim

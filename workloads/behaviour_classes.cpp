@@ -1,0 +1,194 @@
+#include "workloads/behaviour_classes.h"
+
+#include <algorithm>
+#include <deque>
+
+#include "sim/core/random_stream.h"
+
+namespace sharesim {
+namespace {
+
+// now + span without running past the end of representable time.
+SimTime saturating_add(SimTime now, SimTime span) { return span >= kTimeNever - now ? kTimeNever : now + span; }
+
+std::string job_stream(const std::string& kind, const std::string& origin, const JobSpec& job, const char* what) {
+  return kind + "/" + origin + "-" + std::to_string(job.sequence) + "/" + what;
+}
+
+class ServiceBehaviour final : public JobBehaviour {
+ public:
+  ServiceBehaviour(const ServiceConfig& config, const JobSpec& job)
+      : config_(config),
+        arrival_rng_(config.seed, job_stream("service", config.origin, job, "arrivals")),
+        work_rng_(config.seed, job_stream("service", config.origin, job, "work")) {}
+
+  BehaviourStep start(SimTime now) override {
+    BehaviourStep step;
+    if (!started_) {
+      started_ = true;
+      origin_ = now;
+      end_ = saturating_add(now, config_.lifetime);
+      arrivals_ = config_.arrivals(now);
+      draw_next_arrival();
+    }
+    // After a restart: requests that came while no pod served them were refused.
+    while (next_arrival_ < now && next_arrival_ < end_) {
+      ++step.arrivals;
+      ++step.dropped;
+      draw_next_arrival();
+    }
+    if (now >= end_) {
+      step.done = true;
+      return step;
+    }
+    step.demand = idle_demand(config_.active);
+    step.work = 0;
+    step.timer = std::min(next_arrival_, end_);
+    return step;
+  }
+
+  BehaviourStep timer(SimTime now) override {
+    BehaviourStep step;
+    if (now >= end_) {
+      step.done = true;  // the end of its lifetime; requests still queued are not counted as served
+      return step;
+    }
+    // A request arrives (several may share a nanosecond: each its own timer).
+    queue_.push_back(Request{now, static_cast<double>(config_.work.draw(work_rng_))});
+    step.arrivals = 1;
+    draw_next_arrival();
+    step.timer = std::min(next_arrival_, end_);
+    if (queue_.size() == 1) {
+      step.demand = config_.active;
+      step.work = queue_.front().work;
+    }
+    return step;
+  }
+
+  BehaviourStep work_done(SimTime now) override {
+    BehaviourStep step;
+    const Request head = queue_.front();
+    queue_.pop_front();
+    step.latency = now - head.arrival;
+    step.request_work = head.work;
+    if (queue_.empty()) {
+      step.demand = idle_demand(config_.active);
+      step.work = 0;
+    } else {
+      step.work = queue_.front().work;
+    }
+    return step;
+  }
+
+  std::uint64_t stop(SimTime /*now*/) override {
+    const std::uint64_t lost = queue_.size();
+    queue_.clear();
+    return lost;
+  }
+
+ private:
+  struct Request {
+    SimTime arrival;
+    double work;
+  };
+  void draw_next_arrival() {
+    next_arrival_ = saturating_add(origin_, seconds_to_time(arrivals_->next_s(arrival_rng_)));
+  }
+
+  const ServiceConfig& config_;
+  RandomStream arrival_rng_, work_rng_;
+  std::unique_ptr<ArrivalProcess> arrivals_;
+  std::deque<Request> queue_;
+  bool started_ = false;
+  SimTime origin_ = 0;
+  SimTime end_ = kTimeNever;
+  SimTime next_arrival_ = kTimeNever;
+};
+
+class NotebookBehaviour final : public JobBehaviour {
+ public:
+  NotebookBehaviour(const NotebookConfig& config, const JobSpec& job)
+      : config_(config), rng_(config.seed, job_stream("notebook", config.origin, job, "phases")) {}
+
+  BehaviourStep start(SimTime now) override {
+    // The session runs from the first start; a restarted kernel begins with a new cell.
+    if (!started_) {
+      started_ = true;
+      session_end_ = saturating_add(now, config_.session);
+    }
+    return begin_cell(now);
+  }
+
+  BehaviourStep timer(SimTime now) override {
+    if (now >= session_end_) {
+      BehaviourStep step;
+      step.done = true;
+      return step;
+    }
+    return begin_cell(now);
+  }
+
+  BehaviourStep work_done(SimTime now) override {
+    BehaviourStep step;
+    active_ = false;
+    step.latency = now - cell_start_;
+    step.request_work = cell_work_;
+    step.demand = idle_demand(config_.demand);
+    step.work = 0;
+    step.timer = std::min(saturating_add(now, config_.idle.draw(rng_)), session_end_);
+    return step;
+  }
+
+  std::uint64_t stop(SimTime /*now*/) override {
+    const bool lost = active_;
+    active_ = false;
+    return lost ? 1 : 0;
+  }
+
+ private:
+  BehaviourStep begin_cell(SimTime now) {
+    BehaviourStep step;
+    if (now >= session_end_) {
+      step.done = true;
+      return step;
+    }
+    active_ = true;
+    cell_start_ = now;
+    cell_work_ = static_cast<double>(config_.active.draw(rng_));
+    step.arrivals = 1;
+    step.demand = config_.demand;
+    step.work = cell_work_;
+    step.timer = session_end_;
+    return step;
+  }
+
+  const NotebookConfig& config_;
+  RandomStream rng_;
+  bool started_ = false;
+  bool active_ = false;
+  SimTime session_end_ = kTimeNever;
+  SimTime cell_start_ = 0;
+  double cell_work_ = 0;
+};
+
+template <typename Config, typename Behaviour>
+class Factory final : public JobBehaviourFactory {
+ public:
+  explicit Factory(Config config) : config_(std::move(config)) {}
+  std::unique_ptr<JobBehaviour> make(const JobSpec& job) override { return std::make_unique<Behaviour>(config_, job); }
+
+ private:
+  Config config_;  // the behaviours refer to it; the origin table keeps the factory alive
+};
+
+}  // namespace
+
+std::shared_ptr<JobBehaviourFactory> make_service_factory(ServiceConfig config) {
+  return std::make_shared<Factory<ServiceConfig, ServiceBehaviour>>(std::move(config));
+}
+
+std::shared_ptr<JobBehaviourFactory> make_notebook_factory(NotebookConfig config) {
+  return std::make_shared<Factory<NotebookConfig, NotebookBehaviour>>(std::move(config));
+}
+
+}  // namespace sharesim

@@ -1,0 +1,128 @@
+#include "workloads/openb_trace.h"
+
+#include <algorithm>
+#include <iostream>
+
+#include "sim/scenario/error_text.h"
+#include "sim/scenario/input_error.h"
+
+namespace sharesim {
+
+OpenbModelTable openb_model_table(const nlohmann::json& overrides) {
+  // Disclosed models by name (V100M16/V100M32: V100 with 16/32 GB, openb README). G1-G3 are
+  // undisclosed internal codes: the entries below are assumptions, not facts (docs/traces.md).
+  OpenbModelTable table{{"P100", "P100"}, {"T4", "T4"}, {"V100M16", "V100-16GB"}, {"V100M32", "V100-32GB"},
+                        {"A10", "A10"},   {"G1", "L4"}, {"G2", "A100-40GB"},      {"G3", "A100-80GB"}};
+  for (const auto& [name, id] : overrides.items()) table[name] = id.get<std::string>();
+  return table;
+}
+
+OpenbTraceReader::OpenbTraceReader(const std::string& path, OpenbModelTable models, std::optional<SimTime> end)
+    : pods_(path), models_(std::move(models)), end_(end) {}
+
+OpenbTraceReader::~OpenbTraceReader() = default;
+
+std::string OpenbTraceReader::end_note() const {
+  if (relaxed_specs_ == 0) return "";
+  return std::to_string(relaxed_specs_) + " pod" + (relaxed_specs_ == 1 ? "" : "s") +
+         " named several GPU models in gpu_spec that map to different catalog ids; a node selector names one "
+         "model, so these pods may run on any GPU model";
+}
+
+bool OpenbTraceReader::next(TraceRecord& out) {
+  OpenbPodRow& row = row_;
+  if (!pods_.next(row)) return false;
+  const std::string at = "line " + std::to_string(row.line);
+  out = TraceRecord{};
+  out.line = row.line;
+  out.name = row.name;
+  out.submit = row.creation_time * kSecond;
+  // Stay from creation to deletion, cut at the trace end.
+  std::optional<std::int64_t> leave = row.deletion_time;
+  if (end_ && (!leave || *leave * kSecond > *end_)) leave = *end_ / kSecond;
+  if (!leave) {
+    throw InputError(path(), at + ", column deletion_time",
+                     "expected a deletion time (or a trace \"end\" to cut running pods at), found \"\"");
+  }
+  if (*leave < row.creation_time) {
+    throw InputError(path(), at + ", column deletion_time",
+                     "expected a time >= creation_time (" + std::to_string(row.creation_time) + "), found " +
+                         std::to_string(*leave) + (end_ ? " (the trace end)" : ""));
+  }
+  out.duration = (*leave - row.creation_time) * kSecond;
+  out.cpu_milli = row.cpu_milli;
+  out.memory_mib = row.memory_mib;
+  out.gpus_per_pod = row.num_gpu;  // a sharing pod (gpu_milli < 1000) takes one whole GPU under exclusive
+  out.gpu_milli = row.gpu_milli;
+  std::string selected;
+  bool several = false;
+  for (const std::string& model : row.gpu_spec) {
+    const auto it = models_.find(model);
+    if (it == models_.end()) {
+      std::vector<std::string> known;
+      for (const auto& [name, id] : models_) known.push_back(name);
+      throw InputError(
+          path(), at + ", column gpu_spec",
+          "expected GPU models from the gpu_models table (" + quoted_list(known) + "), found " + quote(model));
+    }
+    if (!selected.empty() && selected != it->second) several = true;
+    selected = it->second;
+  }
+  if (several) {
+    ++relaxed_specs_;
+    selected.clear();
+  }
+  if (row.num_gpu > 0) out.gpu_model_id = selected;
+  return true;
+}
+
+nlohmann::ordered_json openb_node_pools(const std::string& path, const OpenbModelTable& models, bool with_cpu_nodes) {
+  OpenbNodeReader reader(path);
+  OpenbNodeRow row;
+  struct Pool {
+    nlohmann::ordered_json spec;
+    std::int64_t nodes = 0;
+  };
+  std::vector<Pool> pools;
+  std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::string>, std::size_t> index;
+  std::size_t rows = 0;
+  while (reader.next(row)) {
+    ++rows;
+    if (row.gpus == 0 && !with_cpu_nodes) continue;
+    std::string id;
+    if (row.gpus > 0) {
+      const auto it = models.find(row.model);
+      if (it == models.end()) {
+        throw InputError(path, "line " + std::to_string(row.line) + ", column model",
+                         "expected a GPU model of the gpu_models table, found " + quote(row.model));
+      }
+      id = it->second;
+    }
+    const auto key = std::make_tuple(row.cpu_milli, row.memory_mib, row.gpus, row.model);
+    const auto [it, inserted] = index.try_emplace(key, pools.size());
+    if (inserted) {
+      std::string name = (row.gpus > 0 ? row.model : std::string("cpu")) + "-" + std::to_string(row.gpus) + "g-" +
+                         std::to_string(row.cpu_milli / 1000) + "c-" + std::to_string(row.memory_mib / 1024) + "gi";
+      std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+      Pool pool;
+      pool.spec["name"] = name;
+      pool.spec["nodes"] = 0;
+      pool.spec["gpu"] = row.gpus > 0 ? id : std::string("T4");  // gpus_per_node 0: the model is unused
+      pool.spec["gpus_per_node"] = row.gpus;
+      pool.spec["cpu_milli"] = row.cpu_milli;
+      pool.spec["memory_mib"] = row.memory_mib;
+      pool.spec["labels"] = {{"openb.model", row.gpus > 0 ? row.model : std::string("none")}};
+      pools.push_back(std::move(pool));
+    }
+    ++pools[it->second].nodes;
+  }
+  if (rows == 0) throw InputError(path, "line 2", "expected at least one node, found none");
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (Pool& pool : pools) {
+    pool.spec["nodes"] = pool.nodes;
+    out.push_back(std::move(pool.spec));
+  }
+  return out;
+}
+
+}  // namespace sharesim

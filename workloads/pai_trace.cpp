@@ -1,0 +1,59 @@
+#include "workloads/pai_trace.h"
+
+#include <cmath>
+
+#include "sim/scenario/error_text.h"
+
+namespace sharesim {
+namespace {
+
+const std::vector<std::string> kTaskColumns{"job_name", "task_name", "inst_num", "status",   "start_time",
+                                            "end_time", "plan_cpu",  "plan_mem", "plan_gpu", "gpu_type"};
+
+}  // namespace
+
+PaiTraceReader::PaiTraceReader(const std::string& path)
+    : csv_(path, {"job_name", "task_name", "inst_num", "start_time", "end_time", "plan_cpu", "plan_mem", "plan_gpu"},
+           kTaskColumns) {}
+
+bool PaiTraceReader::next(TraceRecord& out) {
+  if (!csv_.next_row()) return false;
+  out = TraceRecord{};
+  out.line = csv_.line_number();
+  out.name = csv_.field("job_name") + "/" + csv_.field("task_name");
+  const auto seconds = [&](const char* column) {
+    const auto value = parse_decimal_seconds(csv_.field(column));
+    if (!value) {
+      csv_.fail(column, "expected seconds (a number >= 0; empty means the task never started or never ended), found " +
+                            quote(csv_.field(column)));
+    }
+    return *value;
+  };
+  const SimTime start = seconds("start_time");
+  const SimTime end = seconds("end_time");
+  if (end < start) csv_.fail("end_time", "expected end_time >= start_time, found " + csv_.field("end_time"));
+  out.submit = start;
+  out.duration = end - start;
+  const double instances = csv_.number("inst_num", 1);
+  if (instances != std::floor(instances) || instances > 1e6) {
+    csv_.fail("inst_num",
+              "expected a whole number of instances from 1 to 1000000, found " + quote(csv_.field("inst_num")));
+  }
+  out.pods = static_cast<std::uint32_t>(instances);
+  // plan_cpu: percent of a core (600 = 6 cores); plan_mem: GB, taken as GiB (29.296875 =
+  // 30000 MiB in the README's example); plan_gpu: percent of a GPU (50 = half a GPU).
+  out.cpu_milli = static_cast<std::int64_t>(std::ceil(csv_.number("plan_cpu", 0) * 10));
+  out.memory_mib = static_cast<std::int64_t>(std::ceil(csv_.number("plan_mem", 0) * 1024));
+  const double gpu_percent = csv_.number("plan_gpu", 0);
+  if (gpu_percent > 6400) csv_.fail("plan_gpu", "expected at most 6400 (64 GPUs), found " + csv_.field("plan_gpu"));
+  if (gpu_percent > 0 && gpu_percent < 100) {
+    out.gpus_per_pod = 1;  // a share of one GPU: a whole GPU under exclusive sharing
+    out.gpu_milli = static_cast<std::int64_t>(std::llround(gpu_percent * 10));
+  } else {
+    out.gpus_per_pod = static_cast<std::int64_t>(std::ceil(gpu_percent / 100));
+    out.gpu_milli = out.gpus_per_pod > 0 ? 1000 : 0;
+  }
+  return true;
+}
+
+}  // namespace sharesim

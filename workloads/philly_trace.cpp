@@ -1,0 +1,132 @@
+#include "workloads/philly_trace.h"
+
+#include <cerrno>
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "sim/scenario/error_text.h"
+#include "sim/scenario/input_error.h"
+
+namespace sharesim {
+
+PhillyTraceReader::PhillyTraceReader(const std::string& path) : path_(path), file_(path) {
+  if (!file_) throw InputError(path, "", std::string("cannot read file: ") + std::strerror(errno));
+}
+
+bool PhillyTraceReader::next_object(std::string& text, std::size_t& line) {
+  text.clear();
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  std::streambuf* buffer = file_.rdbuf();
+  for (int c = buffer->sbumpc(); c != std::char_traits<char>::eof(); c = buffer->sbumpc()) {
+    const char ch = static_cast<char>(c);
+    if (depth == 0) {
+      // Between jobs: the array's brackets, commas and white space.
+      if (ch == '\n') ++line_number_;
+      if (ch == '{') {
+        line = line_number_;
+        depth = 1;
+        text += ch;
+      } else if (ch != '[' && ch != ']' && ch != ',' && ch != ' ' && ch != '\t' && ch != '\r' && ch != '\n') {
+        throw InputError(path_, "line " + std::to_string(line_number_),
+                         "expected a JSON array of job objects, found " + quote(std::string(1, ch)));
+      }
+      continue;
+    }
+    text += ch;
+    if (ch == '\n') ++line_number_;
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (ch == '\\') {
+        escaped = true;
+      } else if (ch == '"') {
+        in_string = false;
+      }
+    } else if (ch == '"') {
+      in_string = true;
+    } else if (ch == '{' || ch == '[') {
+      ++depth;
+    } else if (ch == '}' || ch == ']') {
+      if (--depth == 0) return true;
+    }
+  }
+  if (depth != 0) {
+    throw InputError(path_, "line " + std::to_string(line),
+                     "expected a complete JSON object, found the end of the file");
+  }
+  return false;
+}
+
+bool PhillyTraceReader::next(TraceRecord& out) {
+  std::string text;
+  std::size_t line = 0;
+  if (!next_object(text, line)) return false;
+  const std::string at = "line " + std::to_string(line);
+  const auto fail = [&](const std::string& key, const std::string& problem) {
+    throw InputError(path_, at + ", column " + key, problem);
+  };
+  nlohmann::json job;
+  try {
+    job = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(path_, at, std::string("expected a JSON job object: ") + e.what());
+  }
+  out = TraceRecord{};
+  out.line = line;
+  if (const auto id = job.find("jobid"); id != job.end() && id->is_string()) out.name = id->get<std::string>();
+  const auto submitted = job.find("submitted_time");
+  if (submitted == job.end() || !submitted->is_string()) fail("submitted_time", "expected a time text, found none");
+  const auto submit = parse_calendar_seconds(submitted->get<std::string>());
+  if (!submit)
+    fail("submitted_time", "expected \"YYYY-MM-DD HH:MM:SS\", found " + quote(submitted->get<std::string>()));
+  out.submit = *submit * kSecond;
+  const auto attempts = job.find("attempts");
+  if (attempts == job.end() || !attempts->is_array()) fail("attempts", "expected a list of attempts, found none");
+  // Work: the time the job held its GPUs, summed over its attempts.
+  SimTime work = 0;
+  bool ran = false;
+  std::size_t machines = 0, total_gpus = 0, per_machine = 0;
+  bool equal_machines = true;
+  for (std::size_t i = 0; i < attempts->size(); ++i) {
+    const nlohmann::json& attempt = (*attempts)[i];
+    const auto time_of = [&](const char* key) -> std::optional<std::int64_t> {
+      const auto it = attempt.find(key);
+      if (it == attempt.end() || !it->is_string()) return std::nullopt;
+      return parse_calendar_seconds(it->get<std::string>());
+    };
+    const auto start = time_of("start_time"), end = time_of("end_time");
+    if (i + 1 == attempts->size() && start && !end) {
+      fail("attempts", "expected a finished job, found one still running when the trace was taken (end_time None)");
+    }
+    if (!start || !end) continue;  // "may have no recorded start_time and/or end_time" (README)
+    if (*end < *start) fail("attempts", "expected end_time >= start_time in attempt " + std::to_string(i));
+    work += (*end - *start) * kSecond;
+    ran = true;
+    if (const auto detail = attempt.find("detail"); detail != attempt.end() && detail->is_array()) {
+      machines = 0, total_gpus = 0, per_machine = 0, equal_machines = true;
+      for (const nlohmann::json& machine : *detail) {
+        const auto gpus = machine.find("gpus");
+        const std::size_t n = gpus != machine.end() && gpus->is_array() ? gpus->size() : 0;
+        if (machines > 0 && n != per_machine) equal_machines = false;
+        per_machine = n;
+        total_gpus += n;
+        ++machines;
+      }
+    }
+  }
+  if (!ran) fail("attempts", "expected an attempt with a start_time and an end_time, found none (the job never ran)");
+  if (total_gpus == 0) fail("attempts", "expected the GPUs of an attempt in its detail, found none");
+  out.duration = work;
+  if (equal_machines) {
+    out.pods = static_cast<std::uint32_t>(machines);
+    out.gpus_per_pod = static_cast<std::int64_t>(per_machine);
+  } else {
+    // Uneven machines cannot be a gang of identical pods: one pod per GPU instead.
+    out.pods = static_cast<std::uint32_t>(total_gpus);
+    out.gpus_per_pod = 1;
+  }
+  return true;
+}
+
+}  // namespace sharesim

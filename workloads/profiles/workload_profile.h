@@ -1,0 +1,106 @@
+#pragma once
+// Workload profiles (docs/profiles.md): named demand vectors for the contention model
+// (docs/models.md, "Contention model"), each fitted to measured data and carrying the measured
+// tables it was fitted from, so a policy can use the measurements directly where they exist
+// (table-driven overrides, e.g. MIG slice speeds for issue 4) and fall back to the demand
+// vector elsewhere. A scenario names one in `request.profile`.
+//
+// The built-in library is scenarios/profiles/*.json, compiled into the binary
+// (workloads/CMakeLists.txt); `sharesim profiles fit` regenerates those files.
+#include <array>
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/cluster/gpu_sharing.h"
+
+namespace sharesim {
+
+// The A100-40GB MIG GPU-instance profiles MISO measured, with their share of the compute and
+// memory slices (NVIDIA MIG user guide, "Supported MIG Profiles", A100-SXM4-40GB table:
+// fraction of SMs in sevenths, fraction of memory in eighths). Memory bandwidth follows the
+// memory slices (each memory slice brings its share of the memory controllers and L2).
+struct MigSlice {
+  std::string_view name;
+  int compute_sevenths;
+  int memory_eighths;
+};
+inline constexpr std::array<MigSlice, 5> kA100MigSlices{
+    {{"7g.40gb", 7, 8}, {"4g.20gb", 4, 4}, {"3g.20gb", 3, 4}, {"2g.10gb", 2, 2}, {"1g.5gb", 1, 1}}};
+
+// What was measured when the job ran beside another on one GPU (Gavel's [own, other]).
+struct PairThroughput {
+  double own = 0;      // this job's iterations/s
+  double partner = 0;  // the partner's iterations/s
+};
+
+// How well the fitted demand reproduces the measurements it was fitted to.
+struct ProfileFit {
+  std::string data;       // "miso", "gavel" or "miso+gavel"
+  std::string fitted_on;  // which measurements, in words
+  std::int64_t measurements = 0;
+  double rms_rel_error = 0;  // sqrt(mean(((predicted - measured) / measured)^2))
+  double max_rel_error = 0;  // max |predicted - measured| / measured
+};
+
+struct WorkloadProfile {
+  std::string name;
+  std::string description;
+  double sm = 1.0;  // contention-model demand (docs/models.md)
+  double bw = 0.5;
+  std::optional<std::int64_t> mem_mib;  // only when the data measured it
+  std::string mem_note;                 // why mem_mib is absent
+  std::string source;
+  std::string licence;
+
+  // MISO: mean iteration latency (s) per A100-40GB MIG slice name; slices it did not fit in
+  // (out of memory) are listed in mig_out_of_memory instead.
+  std::map<std::string, double> mig_latency_s;
+  std::vector<std::string> mig_out_of_memory;
+  // Gavel: iterations/s alone, per worker type ("k80", "p100", "v100"); and beside a partner,
+  // per worker type, keyed by the partner's profile name.
+  std::map<std::string, double> isolated_throughput;
+  std::map<std::string, std::map<std::string, PairThroughput>> pair_throughput;
+
+  ProfileFit fit;
+
+  // The demand a pod of this profile runs with (mem_mib 0 when not measured).
+  PhaseDemand demand() const;
+  // Measured speed on a MIG slice relative to 7g.40gb: latency(7g) / latency(slice); empty
+  // when not measured (or out of memory).
+  std::optional<double> mig_speed(std::string_view slice) const;
+  // Measured speed beside `partner` on worker type `gpu`, relative to running alone there:
+  // own throughput in the pair / isolated throughput; empty when the pair was not measured
+  // (fall back to the contention model with the demand vectors).
+  std::optional<double> pair_speed(std::string_view gpu, std::string_view partner) const;
+};
+
+// The profile file format (docs/profiles.md). Reading checks every field and throws
+// InputError naming `file` and the JSON pointer.
+nlohmann::json profile_to_json(const WorkloadProfile& profile);
+WorkloadProfile profile_from_json(const nlohmann::json& json, const std::string& file);
+
+// A set of profiles by name.
+class ProfileLibrary {
+ public:
+  ProfileLibrary() = default;
+  // Throws InputError on a duplicate name.
+  explicit ProfileLibrary(std::vector<WorkloadProfile> profiles);
+  // scenarios/profiles/*.json as compiled into the binary.
+  static const ProfileLibrary& builtin();
+
+  const WorkloadProfile* find(std::string_view name) const;
+  // The profile, or InputError(file, pointer, "unknown workload profile ...; did you mean ...?").
+  const WorkloadProfile& at(std::string_view name, const std::string& file, const std::string& pointer) const;
+  const std::vector<WorkloadProfile>& profiles() const { return profiles_; }  // sorted by name
+  std::vector<std::string> names() const;
+
+ private:
+  std::vector<WorkloadProfile> profiles_;
+};
+
+}  // namespace sharesim

@@ -1,0 +1,123 @@
+#include "workloads/trace_tools.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "sim/core/csv_format.h"
+#include "sim/metrics/percentiles.h"
+#include "workloads/trace_import.h"
+#include "workloads/workload_builder.h"
+
+namespace sharesim {
+
+TraceFile::TraceFile(const nlohmann::json& trace_spec, const GpuCatalog& catalog)
+    : context_(shapes_, origins_, names_, catalog, "--format", "", 1) {
+  sources_ = build_job_sources(nlohmann::json{{"trace", trace_spec}}, context_);
+}
+
+TraceFile::~TraceFile() = default;
+
+const TraceRecord* TraceFile::last_record() const {
+  const auto* imported = dynamic_cast<const ImportedTraceSource*>(sources_.front().get());
+  return imported != nullptr ? &imported->last_record() : nullptr;
+}
+
+TraceStats compute_trace_stats(TraceFile& trace, std::size_t bins) {
+  TraceStats stats;
+  std::vector<SimTime> arrivals;
+  JobSpec job;
+  while (trace.source().next(job)) {
+    const PodShape& shape = trace.shapes().shapes[job.shape];
+    const TraceRecord* record = trace.last_record();
+    ++stats.jobs;
+    stats.pods += job.pods;
+    stats.gpus += static_cast<std::uint64_t>(shape.gpu_units) * job.pods;
+    if (record != nullptr && record->gpus_per_pod > 0 && record->gpu_milli < 1000) stats.fractional_pods += job.pods;
+    ++stats.jobs_by_gpus[shape.gpu_units * job.pods];
+    arrivals.push_back(job.arrival);
+    stats.durations_s.push_back(time_to_seconds(job.work));
+  }
+  if (arrivals.empty()) return stats;
+  stats.first_arrival = arrivals.front();
+  stats.last_arrival = arrivals.back();
+  const SimTime span = stats.last_arrival - stats.first_arrival;
+  stats.bin_width = std::max<SimTime>(1, (span + static_cast<SimTime>(bins) - 1) / static_cast<SimTime>(bins));
+  stats.arrivals_per_bin.assign(bins, 0);
+  for (SimTime t : arrivals) {
+    const auto bin = static_cast<std::size_t>((t - stats.first_arrival) / stats.bin_width);
+    ++stats.arrivals_per_bin[std::min(bin, bins - 1)];
+  }
+  return stats;
+}
+
+std::string format_trace_stats(const TraceStats& stats, const std::string& title) {
+  char line[256];
+  std::string out = "trace       " + title + "\n";
+  const double span_s = time_to_seconds(stats.last_arrival - stats.first_arrival);
+  std::snprintf(line, sizeof line, "jobs        %zu   pods %llu   GPUs %llu   fractional-GPU pods %llu\n", stats.jobs,
+                static_cast<unsigned long long>(stats.pods), static_cast<unsigned long long>(stats.gpus),
+                static_cast<unsigned long long>(stats.fractional_pods));
+  out += line;
+  if (stats.jobs == 0) return out;
+  std::snprintf(line, sizeof line, "arrivals    first %.0f s   last %.0f s   span %.2f d   mean %.4f jobs/s\n",
+                time_to_seconds(stats.first_arrival), time_to_seconds(stats.last_arrival), span_s / 86400,
+                span_s > 0 ? static_cast<double>(stats.jobs) / span_s : 0.0);
+  out += line;
+  out += "GPU demand  (GPUs per job: jobs, share)\n";
+  for (const auto& [gpus, count] : stats.jobs_by_gpus) {
+    std::snprintf(line, sizeof line, "  %6lld  %9zu  %6.2f%%\n", static_cast<long long>(gpus), count,
+                  100.0 * static_cast<double>(count) / static_cast<double>(stats.jobs));
+    out += line;
+  }
+  std::snprintf(line, sizeof line, "arrival rate over time (%zu bins of %.0f s: jobs, jobs/h)\n",
+                stats.arrivals_per_bin.size(), time_to_seconds(stats.bin_width));
+  out += line;
+  for (std::size_t i = 0; i < stats.arrivals_per_bin.size(); ++i) {
+    const double from = time_to_seconds(stats.first_arrival + static_cast<SimTime>(i) * stats.bin_width);
+    std::snprintf(line, sizeof line, "  from %12.0f s  %9zu  %10.2f\n", from, stats.arrivals_per_bin[i],
+                  static_cast<double>(stats.arrivals_per_bin[i]) * 3600 / time_to_seconds(stats.bin_width));
+    out += line;
+  }
+  std::vector<double> durations = stats.durations_s;
+  const SampleSummary d = summarize(durations);
+  std::snprintf(line, sizeof line, "duration    mean %.1f s   p50 %.1f s   p95 %.1f s   p99 %.1f s   max %.1f s\n",
+                d.mean, d.p50, d.p95, d.p99, d.max);
+  out += line;
+  return out;
+}
+
+std::size_t write_converted_trace(std::ostream& out, TraceFile& trace) {
+  std::string text =
+      "origin,sequence,kind,submit_s,duration_s,pods,gpus_per_pod,cpu_milli,memory_mib,gpu_product,priority,"
+      "gpu_milli\n";
+  std::size_t written = 0;
+  JobSpec job;
+  while (trace.source().next(job)) {
+    const PodShape& shape = trace.shapes().shapes[job.shape];
+    const TraceRecord* record = trace.last_record();
+    const std::int64_t milli = record != nullptr ? record->gpu_milli : (shape.gpu_units > 0 ? 1000 : 0);
+    CsvRow(text)
+        .text(trace.origins()[job.origin].name)
+        .integer(job.sequence)
+        .text(trace.origins()[job.origin].kind)
+        .seconds(job.arrival)
+        .seconds(job.work)
+        .integer(job.pods)
+        .integer(shape.gpu_units)
+        .integer(shape.cpu_milli)
+        .integer(shape.memory_mib)
+        .text(shape.gpu_model_id)
+        .integer(job.priority)
+        .integer(shape.gpu_units > 0 ? milli : 0)
+        .end();
+    ++written;
+    if (text.size() > (1u << 20)) {
+      out << text;
+      text.clear();
+    }
+  }
+  out << text;
+  return written;
+}
+
+}  // namespace sharesim
