@@ -8,9 +8,13 @@
 #include "sim/scenario/input_error.h"
 
 namespace sharesim {
+namespace {
+constexpr std::string_view kPolicyKey = "policy";
+}  // namespace
 
-void SharingConfig::reject_unknown_keys(std::vector<std::string> allowed) const {
-  allowed.insert(allowed.begin(), "policy");
+void SharingConfig::reject_unknown_keys(const std::vector<std::string>& policy_keys) const {
+  std::vector<std::string> allowed(1, std::string(kPolicyKey));
+  allowed.insert(allowed.end(), policy_keys.begin(), policy_keys.end());
   for (const auto& [key, value] : config_.items()) {
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
     const std::optional<std::string> suggestion = closest_match(key, allowed);
@@ -21,9 +25,16 @@ void SharingConfig::reject_unknown_keys(std::vector<std::string> allowed) const 
   }
 }
 
+const nlohmann::json* SharingConfig::find(const char* key) const {
+  // contains() + at() rather than an iterator: GCC 12 -O2 reports impossible null
+  // dereferences inside nlohmann's iterators (-Wnull-dereference).
+  if (!config_.is_object() || !config_.contains(key)) return nullptr;
+  return &config_.at(key);
+}
+
 std::int64_t SharingConfig::integer(const char* key, std::int64_t fallback, std::int64_t min, std::int64_t max) const {
-  const auto it = config_.find(key);
-  if (it == config_.end()) return fallback;
+  const nlohmann::json* it = find(key);
+  if (it == nullptr) return fallback;
   if (!it->is_number_integer() || it->get<std::int64_t>() < min || it->get<std::int64_t>() > max) {
     throw InputError(file_, where(key),
                      "expected an integer from " + std::to_string(min) + " to " + std::to_string(max) + ", found " +
@@ -33,8 +44,8 @@ std::int64_t SharingConfig::integer(const char* key, std::int64_t fallback, std:
 }
 
 double SharingConfig::number(const char* key, double fallback, double min, double max) const {
-  const auto it = config_.find(key);
-  if (it == config_.end()) return fallback;
+  const nlohmann::json* it = find(key);
+  if (it == nullptr) return fallback;
   if (!it->is_number() || !(it->get<double>() >= min && it->get<double>() <= max)) {
     throw InputError(file_, where(key),
                      "expected a number from " + format_number(min) + " to " + format_number(max) + ", found " +
@@ -44,16 +55,16 @@ double SharingConfig::number(const char* key, double fallback, double min, doubl
 }
 
 bool SharingConfig::boolean(const char* key, bool fallback) const {
-  const auto it = config_.find(key);
-  if (it == config_.end()) return fallback;
+  const nlohmann::json* it = find(key);
+  if (it == nullptr) return fallback;
   if (!it->is_boolean()) throw InputError(file_, where(key), "expected true or false, found " + describe_value(*it));
   return it->get<bool>();
 }
 
 std::string SharingConfig::choice(const char* key, const std::string& fallback,
                                   const std::vector<std::string>& options) const {
-  const auto it = config_.find(key);
-  if (it == config_.end()) return fallback;
+  const nlohmann::json* it = find(key);
+  if (it == nullptr) return fallback;
   if (it->is_string() && std::find(options.begin(), options.end(), it->get<std::string>()) != options.end()) {
     return it->get<std::string>();
   }
@@ -65,11 +76,11 @@ std::string SharingConfig::choice(const char* key, const std::string& fallback,
 }
 
 std::string SharingConfig::text(const char* key) const {
-  const auto it = config_.find(key);
-  if (it == config_.end() || !it->is_string() || it->get<std::string>().empty()) {
+  const nlohmann::json* it = find(key);
+  if (it == nullptr || !it->is_string() || it->get<std::string>().empty()) {
     throw InputError(
         file_, where(key),
-        std::string("expected a non-empty string, found ") + (it == config_.end() ? "nothing" : describe_value(*it)));
+        std::string("expected a non-empty string, found ") + (it == nullptr ? "nothing" : describe_value(*it)));
   }
   return it->get<std::string>();
 }

@@ -14,8 +14,8 @@ class SharingConfig {
       : config_(config), file_(std::move(file)), pointer_(std::move(pointer)) {}
 
   // Throws for a key not in `allowed` ("policy" is always allowed), with a suggestion.
-  void reject_unknown_keys(std::vector<std::string> allowed) const;
-  bool has(const char* key) const { return config_.contains(key); }
+  void reject_unknown_keys(const std::vector<std::string>& policy_keys) const;
+  bool has(const char* key) const { return find(key) != nullptr; }
   std::int64_t integer(const char* key, std::int64_t fallback, std::int64_t min, std::int64_t max) const;
   double number(const char* key, double fallback, double min, double max) const;
   bool boolean(const char* key, bool fallback) const;
@@ -24,9 +24,13 @@ class SharingConfig {
   // The pointer of a key, for errors raised by the policy itself.
   std::string where(const char* key) const { return pointer_ + "/" + key; }
   const std::string& file() const { return file_; }
-  std::string policy() const { return config_.value("policy", ""); }
+  std::string policy() const {
+    const nlohmann::json* name = find("policy");
+    return name != nullptr && name->is_string() ? name->get<std::string>() : "";
+  }
 
  private:
+  const nlohmann::json* find(const char* key) const;
   const nlohmann::json& config_;
   std::string file_, pointer_;
 };
