@@ -1,5 +1,6 @@
 #include "apps/summary_table.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace sharesim {
@@ -35,6 +36,19 @@ std::string format_summary_table(const ScenarioRun& run, const std::string& outp
   out += "GPUs        " + std::to_string(m.gpu_count) + "   utilization " + fixed(m.utilization_mean, 3) +
          "   allocated " + fixed(m.allocated_fraction_mean, 3) + "   GPU-hours " + fixed(m.gpu_hours_allocated, 1) +
          "\n";
+  if (m.failed > 0) {
+    out += "kills       OOM " + std::to_string(m.killed_oom) + "   fault " + std::to_string(m.killed_fault) +
+           "   admission error " + std::to_string(m.killed_admission) + "   of which by another pod's " +
+           std::to_string(m.killed_by_other) + "\n";
+  }
+  // Sharing figures matter only where some GPU is shared (an exclusive GPU runs at slowdown 1).
+  const bool shared =
+      std::any_of(m.pools.begin(), m.pools.end(), [](const PoolMetrics& p) { return p.policy != "exclusive"; });
+  if (shared) {
+    out += "sharing     SM utilization " + fixed(m.sm_utilization_mean, 3) + "   slowdown p50 " +
+           fixed(m.slowdown.p50, 2) + "   p95 " + fixed(m.slowdown.p95, 2) + "   context switches " +
+           fixed(m.context_switches, 0) + "\n";
+  }
   if (m.origins.size() > 1) {
     out += "\n  origin                kind        jobs     done   wait p50   wait p95    JCT p50    JCT p95\n";
     for (const OriginMetrics& o : m.origins) {
