@@ -133,8 +133,11 @@ int command_validate(const ScenarioArgs& args) {
   ScenarioRun run(scenario, catalog);
   StandaloneWorkload workload(scenario, catalog, &run.cluster());
   const std::size_t jobs = workload.read_all();
-  std::cout << args.path << ": valid (" << run.cluster().nodes().size() << " nodes, " << run.cluster().gpus().size()
-            << " GPUs, " << jobs << (jobs == 1 ? " job)\n" : " jobs)\n");
+  const auto count = [](std::size_t n, const char* one, const char* many) {
+    return count_of(static_cast<long long>(n), one, many);
+  };
+  std::cout << args.path << ": valid (" << count(run.cluster().nodes().size(), "node", "nodes") << ", "
+            << count(run.cluster().gpus().size(), "GPU", "GPUs") << ", " << count(jobs, "job", "jobs") << ")\n";
   return 0;
 }
 
