@@ -16,11 +16,11 @@
 #include <optional>
 
 #include "apps/compare_command.h"
-#include "apps/profiles_command.h"
 #include "apps/place_command.h"
-#include "apps/trace_command.h"
+#include "apps/profiles_command.h"
 #include "apps/scenario_run.h"
 #include "apps/summary_table.h"
+#include "apps/trace_command.h"
 #include "sim/cluster/gpu_table.h"
 #include "sim/scenario/error_text.h"
 #include "sim/scenario/input_error.h"
@@ -221,10 +221,10 @@ int main(int argc, char** argv) {
   generate->add_option("-o,--output", trace_output, "Trace file to write (CSV)")->required();
   generate->add_option("--seed", args.seed, "Seed (overrides the scenario's)");
 
-  const auto place = add_place_commands(app);  // place, place-sweep (apps/place_command.h)
-  const auto compare = add_compare_command(app);  // compare (apps/compare_command.h)
+  const auto place = add_place_commands(app);       // place, place-sweep (apps/place_command.h)
+  const auto compare = add_compare_command(app);    // compare (apps/compare_command.h)
   const auto profiles = add_profiles_command(app);  // profiles fit / list (apps/profiles_command.h)
-  const auto trace = add_trace_command(app);    // trace stats, convert, node-pools (apps/trace_command.h)
+  const auto trace = add_trace_command(app);        // trace stats, convert, node-pools (apps/trace_command.h)
 
   try {
     app.parse(argc, argv);

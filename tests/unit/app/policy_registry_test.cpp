@@ -10,7 +10,8 @@ namespace {
 InputError sharing_error(const std::string& sharing) {
   const std::string scenario = R"({"name": "t", "cluster": {"node_pools": [
       {"name": "p", "nodes": 1, "gpu": "A100-80GB", "gpus_per_node": 1, "cpu_milli": 1000, "memory_mib": 1000,
-       "sharing": )" + sharing + R"(}]}, "workload": {"jobs": [{"name": "j", "duration": "1s"}]}})";
+       "sharing": )" + sharing +
+                               R"(}]}, "workload": {"jobs": [{"name": "j", "duration": "1s"}]}})";
   try {
     testing::run_text(scenario);
   } catch (const InputError& e) {
@@ -28,7 +29,8 @@ TEST(PolicyRegistry, MisspeltPolicySuggestsTheKnownOne) {
 
 TEST(PolicyRegistry, PlannedPolicyIsRefusedAsNotImplemented) {
   const InputError e = sharing_error(R"({"policy": "mig"})");
-  EXPECT_EQ(e.problem(), "sharing policy \"mig\" is not implemented in this version of sharesim; available: \"exclusive\", "
+  EXPECT_EQ(e.problem(),
+            "sharing policy \"mig\" is not implemented in this version of sharesim; available: \"exclusive\", "
             "\"timeslice\", \"mps\", \"vgpu\"");
 }
 
