@@ -20,6 +20,7 @@
 
 #include "kernels/cuda/gpu_api.h"
 #include "kernels/host/calib_error.h"
+#include "kernels/host/file_write.h"
 #include "kernels/host/fit.h"
 #include "kernels/host/json_read.h"
 #include "kernels/host/profile.h"
@@ -34,26 +35,6 @@ namespace fs = std::filesystem;
 constexpr int kExitInternal = 1;
 constexpr int kExitBadInput = 2;
 constexpr int kExitNoDevice = 3;
-
-void write_file_atomically(const std::string& path, const std::string& text) {
-  const fs::path parent = fs::path(path).parent_path();
-  if (!parent.empty() && !fs::is_directory(parent)) {
-    throw CalibError(path, "", "cannot write the file: directory " + parent.string() + " does not exist");
-  }
-  const std::string temp = path + ".tmp";
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) throw CalibError(path, "", "cannot write the file");
-    out << text;
-    if (!out.flush()) throw CalibError(path, "", "write failed");
-  }
-  std::error_code error;
-  fs::rename(temp, path, error);
-  if (error) {
-    fs::remove(temp, error);
-    throw CalibError(path, "", "cannot move the finished file into place: " + error.message());
-  }
-}
 
 int command_fit(const std::string& raw_path, const std::string& out, const std::string& base_path,
                 const std::string& raw_reference, bool quiet) {

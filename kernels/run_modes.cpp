@@ -24,6 +24,7 @@
 #include <thread>
 
 #include "kernels/host/calib_error.h"
+#include "kernels/host/file_write.h"
 #include "kernels/host/json_read.h"
 #include "kernels/host/raw_data.h"
 
@@ -509,22 +510,6 @@ ordered_json measure_basics(const RunOptions& o) {
           {"fma_tflops", b.fma_tflops}};
 }
 
-void write_atomically(const std::string& path, const std::string& text) {
-  const std::string temp = path + ".tmp" + std::to_string(getpid());
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) throw CalibError(path, "", "cannot write the file (does its directory exist?)");
-    out << text;
-    if (!out.flush()) throw CalibError(path, "", "write failed");
-  }
-  std::error_code error;
-  fs::rename(temp, path, error);
-  if (error) {
-    fs::remove(temp, error);
-    throw CalibError(path, "", "cannot move the finished file into place");
-  }
-}
-
 }  // namespace
 
 int run_measurements(const std::string& mode, const RunOptions& o, const gpu::DeviceInfo& device) {
@@ -584,7 +569,7 @@ int run_measurements(const std::string& mode, const RunOptions& o, const gpu::De
   if (measured == 0) throw gpu::GpuError("every measurement failed; nothing written");
   const std::string text = raw.dump(1) + "\n";
   parse_raw(nlohmann::json::parse(text), o.out);  // what we write, fit must be able to read
-  write_atomically(o.out, text);
+  write_file_atomically(o.out, text);
   return failed;
 }
 
@@ -616,7 +601,7 @@ int run_worker(const WorkerOptions& w) {
   } else {
     throw CalibError("--role", "", "unknown worker role \"" + w.role + "\"");
   }
-  write_atomically(w.out, result.dump() + "\n");
+  write_file_atomically(w.out, result.dump() + "\n");
   return 0;
 }
 
