@@ -51,11 +51,31 @@ bool NativeTraceReader::next(JobSpec& out) {
   return true;
 }
 
+std::string native_trace_header() {
+  std::string header;
+  for (std::size_t i = 0; i < kColumns.size(); ++i) header += (i ? "," : "") + kColumns[i];
+  return header;
+}
+
+CsvRow native_trace_row(std::string& text, const JobSpec& job, const PodShape& shape, const JobOrigin& origin) {
+  CsvRow row(text);
+  row.text(origin.name)
+      .integer(job.sequence)
+      .text(origin.kind)
+      .seconds(job.arrival)
+      .seconds(job.work)
+      .integer(job.pods)
+      .integer(shape.gpu_units)
+      .integer(shape.cpu_milli)
+      .integer(shape.memory_mib)
+      .text(shape.gpu_model_id)
+      .integer(job.priority);
+  return row;
+}
+
 std::size_t write_native_trace(std::ostream& out, std::vector<std::unique_ptr<JobSource>>& sources,
                                const ShapeTable& shapes, const std::vector<JobOrigin>& origins) {
-  std::string text;
-  for (std::size_t i = 0; i < kColumns.size(); ++i) text += (i ? "," : "") + kColumns[i];
-  text += '\n';
+  std::string text = native_trace_header() + "\n";
   std::vector<JobSpec> heads(sources.size());
   std::vector<bool> live(sources.size());
   for (std::size_t s = 0; s < sources.size(); ++s) live[s] = sources[s]->next(heads[s]);
@@ -64,20 +84,7 @@ std::size_t write_native_trace(std::ostream& out, std::vector<std::unique_ptr<Jo
     const std::size_t best = earliest_source(heads, live);
     if (best == sources.size()) break;
     const JobSpec& job = heads[best];
-    const PodShape& shape = shapes.shapes[job.shape];
-    CsvRow(text)
-        .text(origins[job.origin].name)
-        .integer(job.sequence)
-        .text(origins[job.origin].kind)
-        .seconds(job.arrival)
-        .seconds(job.work)
-        .integer(job.pods)
-        .integer(shape.gpu_units)
-        .integer(shape.cpu_milli)
-        .integer(shape.memory_mib)
-        .text(shape.gpu_model_id)
-        .integer(job.priority)
-        .end();
+    native_trace_row(text, job, shapes.shapes[job.shape], origins[job.origin]).end();
     ++written;
     if (text.size() > (1u << 20)) {
       out << text;

@@ -9,6 +9,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "sim/core/csv_format.h"
 #include "sim/runtime/job_source.h"
 #include "workloads/csv_reader.h"
 #include "workloads/workload_context.h"
@@ -28,6 +29,12 @@ class NativeTraceReader final : public JobSource {
   SimTime last_submit_ = 0;
   std::unordered_set<std::uint64_t> seen_names_;  // (origin << 32) | sequence
 };
+
+// The header line's fields, comma-joined, without the line end.
+std::string native_trace_header();
+// One job's native-trace fields appended to `text`, as a row not yet ended: a writer may add
+// columns of its own (trace convert adds gpu_milli) before calling end().
+CsvRow native_trace_row(std::string& text, const JobSpec& job, const PodShape& shape, const JobOrigin& origin);
 
 // Drains `sources` (merged by arrival; ties by source order) into native-trace rows.
 // Returns the number of jobs written.

@@ -5,6 +5,8 @@
 
 #include "sim/core/csv_format.h"
 #include "sim/metrics/percentiles.h"
+#include "workloads/native_trace.h"
+#include "workloads/native_trace.h"
 #include "workloads/trace_import.h"
 #include "workloads/workload_builder.h"
 
@@ -87,29 +89,14 @@ std::string format_trace_stats(const TraceStats& stats, const std::string& title
 }
 
 std::size_t write_converted_trace(std::ostream& out, TraceFile& trace) {
-  std::string text =
-      "origin,sequence,kind,submit_s,duration_s,pods,gpus_per_pod,cpu_milli,memory_mib,gpu_product,priority,"
-      "gpu_milli\n";
+  std::string text = native_trace_header() + ",gpu_milli\n";
   std::size_t written = 0;
   JobSpec job;
   while (trace.source().next(job)) {
     const PodShape& shape = trace.shapes().shapes[job.shape];
     const TraceRecord* record = trace.last_record();
     const std::int64_t milli = record != nullptr ? record->gpu_milli : (shape.gpu_units > 0 ? 1000 : 0);
-    CsvRow(text)
-        .text(trace.origins()[job.origin].name)
-        .integer(job.sequence)
-        .text(trace.origins()[job.origin].kind)
-        .seconds(job.arrival)
-        .seconds(job.work)
-        .integer(job.pods)
-        .integer(shape.gpu_units)
-        .integer(shape.cpu_milli)
-        .integer(shape.memory_mib)
-        .text(shape.gpu_model_id)
-        .integer(job.priority)
-        .integer(shape.gpu_units > 0 ? milli : 0)
-        .end();
+    native_trace_row(text, job, shape, trace.origins()[job.origin]).integer(shape.gpu_units > 0 ? milli : 0).end();
     ++written;
     if (text.size() > (1u << 20)) {
       out << text;
