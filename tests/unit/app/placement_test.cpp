@@ -6,15 +6,8 @@
 namespace sharesim {
 namespace {
 
+using testing::nodes_of;
 using testing::run_text;
-
-std::vector<std::string> nodes_of(const ScenarioRun& run) {
-  std::vector<std::string> names;
-  const auto& runtime = run.runtime();
-  for (const JobRecord& job : runtime.jobs())
-    names.push_back(run.cluster().node(runtime.pods()[job.first_pod].node).name);
-  return names;
-}
 
 std::string three_jobs(const std::string& placement) {
   // A takes 2 of node 0's 4 GPUs; B (3 GPUs) goes where 3 are free; C (1 GPU) shows the policy.

@@ -18,6 +18,15 @@ inline std::unique_ptr<ScenarioRun> run_text(const std::string& json, const std:
   return run;
 }
 
+// The node of each job's first pod, in job order.
+inline std::vector<std::string> nodes_of(const ScenarioRun& run) {
+  std::vector<std::string> names;
+  const auto& runtime = run.runtime();
+  for (const JobRecord& job : runtime.jobs())
+    names.push_back(run.cluster().node(runtime.pods()[job.first_pod].node).name);
+  return names;
+}
+
 // One pool of `nodes` x `gpus` GPUs of a model, exclusive sharing, plus a workload section.
 inline std::string cluster_scenario(int nodes, int gpus, const std::string& workload, const std::string& extra = "",
                                     const std::string& gpu = "A100-80GB") {

@@ -8,15 +8,8 @@
 namespace sharesim {
 namespace {
 
+using testing::nodes_of;
 using testing::run_text;
-
-std::vector<std::string> nodes_of(const ScenarioRun& run) {
-  std::vector<std::string> names;
-  const auto& runtime = run.runtime();
-  for (const JobRecord& job : runtime.jobs())
-    names.push_back(run.cluster().node(runtime.pods()[job.first_pod].node).name);
-  return names;
-}
 
 // Three empty nodes of 4 exclusive GPUs and 64 CPUs. a (2 GPUs) and b (3 GPUs) go to p-0 and
 // p-1 under every score (equal scores, lowest index; b does not fit p-0); c (1 GPU) shows the
