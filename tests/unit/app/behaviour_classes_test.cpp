@@ -13,6 +13,8 @@
 namespace sharesim {
 namespace {
 
+using testing::Estimate;
+using testing::replicate;
 using testing::run_text;
 
 // One node of one A100-80GB with the given sharing object, and a job list.
@@ -23,26 +25,6 @@ std::string one_gpu(const std::string& sharing, const std::string& jobs, const s
          sharing + R"(}]}, "workload": {"jobs": )" + jobs + "}}";
 }
 const std::string kExclusive = R"({"policy": "exclusive"})";
-
-struct Estimate {
-  double mean = 0;
-  double standard_error = 0;
-};
-
-// Mean and standard error over independent replications (seeds 100, 101, ...).
-template <typename Measure>
-Estimate replicate(const std::string& scenario, int replications, Measure&& measure) {
-  double sum = 0, sum_sq = 0;
-  for (int r = 0; r < replications; ++r) {
-    const auto run = run_text(scenario, {{"seed", std::to_string(100 + r)}});
-    const double value = measure(*run);
-    sum += value;
-    sum_sq += value * value;
-  }
-  const double mean = sum / replications;
-  const double variance = (sum_sq - replications * mean * mean) / (replications - 1);
-  return {mean, std::sqrt(variance / replications)};
-}
 
 TEST(BehaviourClasses, ServiceOnExclusiveGpuIsMM1Queue) {
   // Poisson requests (lambda = 5/s), exponential work (mean 0.1 s, mu = 10/s), one server

@@ -33,10 +33,7 @@ double erlang_c_mean_wait(int c, double lambda, double mu) {
   return wait_probability / (c * mu - lambda);
 }
 
-struct Estimate {
-  double mean;
-  double standard_error;
-};
+using testing::Estimate;
 
 Estimate replicated_mean_wait(int nodes, int gpus_per_node, double rate, double mean_service, int jobs,
                               int replications) {
@@ -45,17 +42,10 @@ Estimate replicated_mean_wait(int nodes, int gpus_per_node, double rate, double 
                                R"(}, "duration": {"dist": "exponential", "mean_s": )" + std::to_string(mean_service) +
                                R"(}, "request": {"gpus": 1}}]})";
   const std::string scenario = testing::cluster_scenario(nodes, gpus_per_node, workload);
-  double sum = 0, sum_sq = 0;
-  for (int r = 0; r < replications; ++r) {
-    const auto run = testing::run_text(scenario, {{"seed", std::to_string(100 + r)}});
-    EXPECT_EQ(run->metrics().completed, static_cast<std::uint64_t>(jobs));
-    const double mean_wait = run->metrics().wait_s.mean;
-    sum += mean_wait;
-    sum_sq += mean_wait * mean_wait;
-  }
-  const double mean = sum / replications;
-  const double variance = (sum_sq - replications * mean * mean) / (replications - 1);
-  return {mean, std::sqrt(variance / replications)};
+  return testing::replicate(scenario, replications, [jobs](const ScenarioRun& run) {
+    EXPECT_EQ(run.metrics().completed, static_cast<std::uint64_t>(jobs));
+    return run.metrics().wait_s.mean;
+  });
 }
 
 TEST(QueueingValidation, SingleExclusiveGpuIsMM1) {

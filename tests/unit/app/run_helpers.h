@@ -1,5 +1,6 @@
 #pragma once
 // Builds and runs scenarios given as JSON text, for the tests.
+#include <cmath>
 #include <memory>
 #include <string>
 
@@ -16,6 +17,26 @@ inline std::unique_ptr<ScenarioRun> run_text(const std::string& json, const std:
   auto run = std::make_unique<ScenarioRun>(scenario_from_text(json, overrides), GpuCatalog::builtin());
   run->run();
   return run;
+}
+
+// Mean and standard error of `measure(run)` over independent replications of `scenario`
+// (seeds 100, 101, ...): the replication values are i.i.d., so their spread gives the error.
+struct Estimate {
+  double mean = 0;
+  double standard_error = 0;
+};
+template <typename Measure>
+Estimate replicate(const std::string& scenario, int replications, Measure&& measure) {
+  double sum = 0, sum_sq = 0;
+  for (int r = 0; r < replications; ++r) {
+    const auto run = run_text(scenario, {{"seed", std::to_string(100 + r)}});
+    const double value = measure(*run);
+    sum += value;
+    sum_sq += value * value;
+  }
+  const double mean = sum / replications;
+  const double variance = (sum_sq - replications * mean * mean) / (replications - 1);
+  return {mean, std::sqrt(variance / replications)};
 }
 
 // The node of each job's first pod, in job order.

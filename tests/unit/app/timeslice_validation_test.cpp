@@ -36,22 +36,15 @@ void expect_processor_sharing(const std::string& duration) {
   constexpr double kRho = 0.7;
   constexpr int kReplications = 16;
   constexpr int kJobs = 30000;
-  std::vector<double> means;
-  for (int r = 0; r < kReplications; ++r) {
-    const auto run = run_text(ps_scenario(duration, kRho / kMeanService, kJobs, "fluid", kNoSwitchCost),
-                              {{"seed", std::to_string(100 + r)}});
-    ASSERT_EQ(run->metrics().completed, static_cast<std::uint64_t>(kJobs));
-    means.push_back(run->metrics().jct_s.mean);
-  }
-  double mean = 0;
-  for (double m : means) mean += m;
-  mean /= kReplications;
-  double var = 0;
-  for (double m : means) var += (m - mean) * (m - mean);
-  const double standard_error = std::sqrt(var / (kReplications - 1) / kReplications);
+  const testing::Estimate estimate =
+      testing::replicate(ps_scenario(duration, kRho / kMeanService, kJobs, "fluid", kNoSwitchCost), kReplications,
+                         [](const ScenarioRun& run) {
+                           EXPECT_EQ(run.metrics().completed, static_cast<std::uint64_t>(kJobs));
+                           return run.metrics().jct_s.mean;
+                         });
   const double expected = kMeanService / (1 - kRho);
-  EXPECT_LT(4 * standard_error, 0.05 * expected) << "too noisy to catch a 5% error";
-  EXPECT_NEAR(mean, expected, 4 * standard_error) << duration;
+  EXPECT_LT(4 * estimate.standard_error, 0.05 * expected) << "too noisy to catch a 5% error";
+  EXPECT_NEAR(estimate.mean, expected, 4 * estimate.standard_error) << duration;
 }
 
 TEST(TimesliceValidation, ProcessorSharingMeanResponseExponential) {
