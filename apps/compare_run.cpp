@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "policies/mig/mig_profiles.h"
 #include "policies/vgpu/vgpu_types.h"
 #include "sim/core/csv_format.h"
 #include "sim/metrics/output_files.h"
@@ -19,8 +20,7 @@ using Json = nlohmann::ordered_json;
 
 constexpr std::int64_t kSharesPerGpu = 4;  // replicas of timeslice and mps, vGPUs per GPU of vgpu
 
-// The policies compare knows by name, in the order. mig and fractional are refused
-// by the registry in this version; they are listed so that compare reports them as such.
+// The policies compare knows by name, in the order: every built-in policy.
 const std::vector<std::string>& builtin_names() {
   static const std::vector<std::string> names{"exclusive", "timeslice", "mps", "mig", "vgpu", "fractional"};
   return names;
@@ -51,6 +51,20 @@ Json builtin_sharing(const std::string& policy, const NodePoolSpec& pool) {
   if (policy == "vgpu") {
     // Without a type table the registry's own message says so when the run is built.
     if (const std::optional<std::string> profile = default_vgpu_profile(pool.gpu)) sharing["profile"] = *profile;
+  }
+  if (policy == "mig") {
+    // Single strategy, so pods keep asking nvidia.com/gpu; all-2g is three instances per GPU,
+    // the MIG layout nearest the 4-way sharing of the others. Without a MIG table the
+    // registry's own message says so when the run is built.
+    if (const MigGpuProfiles* mig = mig_profiles_for(pool.gpu)) {
+      for (const std::string& layout : mig->layout_names()) {
+        if (layout.rfind("all-2g.", 0) == 0 && layout.find(".me") == std::string::npos) {
+          sharing["strategy"] = "single";
+          sharing["layout"] = layout;
+          break;
+        }
+      }
+    }
   }
   return sharing;
 }
@@ -90,17 +104,6 @@ void check_variant_names(const Scenario& scenario) {
                            " is a built-in policy name (its defaults: docs/scenario.md \"compare\"); choose another");
     }
   }
-}
-
-bool is_not_implemented(const InputError& e, const Scenario& scenario) {
-  if (e.file() != scenario.file) return false;
-  for (const NodePoolSpec& pool : scenario.node_pools) {
-    if (has_gpus(pool) && e.where() == pool.pointer + "/sharing/policy" &&
-        e.problem().find("is not implemented in this version") != std::string::npos) {
-      return true;
-    }
-  }
-  return false;
 }
 
 // Restates an error raised while building or running a variant so that it points at what the
@@ -309,14 +312,10 @@ CompareRun::CompareRun(const Scenario& scenario, const GpuCatalog& catalog, cons
   for (CompareVariant& variant : variants) {
     CompareResult result;
     result.variant = std::move(variant);
-    const Scenario variant_run = variant_scenario(scenario_, result.variant);
     try {
-      result.run = std::make_unique<ScenarioRun>(variant_run, catalog);
-      result.status = kCompareOk;
+      result.run = std::make_unique<ScenarioRun>(variant_scenario(scenario_, result.variant), catalog);
     } catch (const InputError& e) {
-      if (!is_not_implemented(e, variant_run)) rethrow_for_variant(e, scenario_, result.variant);
-      result.status = kCompareNotImplemented;
-      result.note = e.problem();
+      rethrow_for_variant(e, scenario_, result.variant);
     }
     results_.push_back(std::move(result));
   }
@@ -324,7 +323,6 @@ CompareRun::CompareRun(const Scenario& scenario, const GpuCatalog& catalog, cons
 
 void CompareRun::run() {
   for (CompareResult& result : results_) {
-    if (!result.run) continue;
     try {
       result.run->run();
     } catch (const InputError& e) {
@@ -356,13 +354,10 @@ std::string CompareRun::table(const std::string& output_dir) const {
   cells.clear();
   for (const CompareResult& r : results_) cells.push_back(r.variant.policy);
   row("policy", cells);
-  cells.clear();
-  for (const CompareResult& r : results_) cells.push_back(r.run ? "ok" : "not impl.");
-  row("status", cells);
   for (const Figure& figure : figures()) {
     cells.clear();
     for (const CompareResult& r : results_) {
-      cells.push_back(r.run && ran_ ? table_cell(figure, figure.value(r.run->metrics())) : "-");
+      cells.push_back(ran_ ? table_cell(figure, figure.value(r.run->metrics())) : "-");
     }
     row(figure.label, cells);
   }
@@ -372,18 +367,14 @@ std::string CompareRun::table(const std::string& output_dir) const {
   double wall = 0;
   std::uint64_t events = 0;
   for (const CompareResult& r : results_) {
-    out += "  " + pad_right(r.variant.name, name_width) + "  " + r.variant.sharing_summary().dump();
-    if (!r.run) out += "  " + r.note;
-    out += "\n";
-    if (r.run && ran_) {
+    out += "  " + pad_right(r.variant.name, name_width) + "  " + r.variant.sharing_summary().dump() + "\n";
+    if (ran_) {
       wall += r.run->metrics().wall_s;
       events += r.run->metrics().events;
     }
   }
   char line[160];
-  std::size_t ran = 0;
-  for (const CompareResult& r : results_)
-    if (r.run) ++ran;
+  const std::size_t ran = ran_ ? results_.size() : 0;
   std::snprintf(line, sizeof line, "\nsimulated   %zu %s, %llu events, %.3f s wall\n", ran, ran == 1 ? "run" : "runs",
                 static_cast<unsigned long long>(events), wall);
   out += line;
@@ -392,22 +383,20 @@ std::string CompareRun::table(const std::string& output_dir) const {
 }
 
 std::string CompareRun::csv() const {
-  std::string out = "variant,policy,status,sharing";
+  std::string out = "variant,policy,sharing";
   for (const Figure& figure : figures()) out += std::string(",") + figure.key;
-  out += ",note\n";
+  out += "\n";
   for (const CompareResult& r : results_) {
     CsvRow row(out);
-    row.text(r.variant.name).text(r.variant.policy).text(r.status).text(r.variant.sharing_summary().dump());
+    row.text(r.variant.name).text(r.variant.policy).text(r.variant.sharing_summary().dump());
     for (const Figure& figure : figures()) {
-      const std::optional<double> value =
-          r.run && ran_ ? figure.value(r.run->metrics()) : std::optional<double>(std::nullopt);
+      const std::optional<double> value = ran_ ? figure.value(r.run->metrics()) : std::optional<double>(std::nullopt);
       if (value && figure.decimals < 0) {
         row.integer(static_cast<std::uint64_t>(*value));
       } else {
         row.number_if(value.has_value(), value.value_or(0));
       }
     }
-    row.text(r.note);
     row.end();
   }
   return out;
@@ -423,12 +412,10 @@ Json CompareRun::json() const {
     Json row;
     row["variant"] = r.variant.name;
     row["policy"] = r.variant.policy;
-    row["status"] = r.status;
     row["sharing"] = r.variant.sharing_summary();
     for (const Figure& figure : figures()) {
-      row[figure.key] = r.run && ran_ ? json_value(figure, figure.value(r.run->metrics())) : Json(nullptr);
+      row[figure.key] = ran_ ? json_value(figure, figure.value(r.run->metrics())) : Json(nullptr);
     }
-    row["note"] = r.note.empty() ? Json(nullptr) : Json(r.note);
     rows.push_back(std::move(row));
   }
   doc["policies"] = std::move(rows);
@@ -439,9 +426,7 @@ void CompareRun::write_outputs(const std::string& dir) {
   // Build the compare files first; each run builds its own files before writing them.
   const std::string csv_text = csv();
   const std::string json_text = json().dump(2) + "\n";
-  for (CompareResult& r : results_) {
-    if (r.run) r.run->write_outputs(dir + "/" + r.variant.name);
-  }
+  for (CompareResult& r : results_) r.run->write_outputs(dir + "/" + r.variant.name);
   write_output_file(dir, "compare.csv", csv_text);
   write_output_file(dir, "compare.json", json_text);
 }

@@ -1,11 +1,11 @@
 #pragma once
 // `sharesim compare`: one scenario, the same workload and seed, run once per sharing policy.
 // Each variant replaces the `sharing` object of every node pool that has GPUs with the
-// policy's built-in default (exclusive; timeslice and mps with 4 replicas; vgpu with the
-// type that puts 4 vGPUs on the pool's GPU) or with a config the scenario names under
-// `compare.variants`. A policy the registry refuses as not implemented in this version is a
-// row with that status and no figures, never an approximation. Outputs: docs/outputs.md
-// "compare.csv and compare.json".
+// policy's built-in default (exclusive; timeslice and mps with 4 replicas; mig with the
+// single strategy and the all-2g layout; vgpu with the type that puts 4 vGPUs on the pool's
+// GPU; fractional as {"policy": "fractional"}) or with a config the scenario names under
+// `compare.variants`. Every variant runs; a config that does not fit the cluster is an
+// InputError naming the variant. Outputs: docs/outputs.md "compare.csv and compare.json".
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -17,12 +17,9 @@
 
 namespace sharesim {
 
-// Status of a variant that ran, and of one whose policy is not implemented in this version.
-inline constexpr std::string_view kCompareOk = "ok";
-inline constexpr std::string_view kCompareNotImplemented = "not implemented in this version";
-
-// The default of --policies, and the policy names compare knows without a scenario variant.
-inline constexpr std::string_view kDefaultComparePolicies = "exclusive,timeslice,mps,vgpu";
+// The default of --policies: every built-in policy.
+inline constexpr std::string_view kDefaultComparePolicies = "exclusive,timeslice,mps,mig,vgpu,fractional";
+// The policy names compare knows without a scenario variant.
 std::vector<std::string> builtin_compare_policies();  // exclusive, timeslice, mps, mig, vgpu, fractional
 
 // Splits "a,b,c"; throws InputError naming `option` for an empty list, an empty name or a
@@ -50,9 +47,7 @@ CompareVariant compare_variant(const Scenario& scenario, const std::string& name
 
 struct CompareResult {
   CompareVariant variant;
-  std::string status;                // kCompareOk or kCompareNotImplemented
-  std::string note;                  // why it did not run (the registry's words); empty when it ran
-  std::unique_ptr<ScenarioRun> run;  // the variant's run, when status is ok
+  std::unique_ptr<ScenarioRun> run;  // the variant's run; never null
 };
 
 class CompareRun {
@@ -61,7 +56,7 @@ class CompareRun {
   // InputError for an unknown name or a bad config, naming the variant.
   CompareRun(const Scenario& scenario, const GpuCatalog& catalog, const std::vector<std::string>& names);
 
-  // Runs every variant that is implemented, one after the other, each with the scenario's seed.
+  // Runs every variant, one after the other, each with the scenario's seed.
   void run();
 
   const Scenario& scenario() const { return scenario_; }

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <string>
 
+#include "apps/mig_speed_check.h"
 #include "policies/contention/contention_model.h"
 #include "workloads/profiles/profile_fit.h"
 #include "workloads/profiles/workload_profile.h"
@@ -15,7 +16,9 @@ struct ProfilesCommand {
   CLI::App* profiles = nullptr;
   CLI::App* fit = nullptr;
   CLI::App* list = nullptr;
+  CLI::App* mig_check = nullptr;
   std::string miso_dir, gavel_dir, output_dir;
+  bool mig_check_detail = false;
 };
 
 namespace {
@@ -43,6 +46,13 @@ int run_fit(const ProfilesCommand& c) {
   write_profile_files(profiles, c.output_dir);
   std::cout << fit_report_markdown(profiles);
   std::cout << "wrote " << profiles.size() << " profiles to " << c.output_dir << "\n";
+  return 0;
+}
+
+int run_mig_check(const ProfilesCommand& c) {
+  const MigSpeedCheck check = check_mig_speeds(c.miso_dir);
+  std::cout << mig_speed_check_markdown(check);
+  if (c.mig_check_detail) std::cout << "\n" << mig_speed_detail_markdown(check);
   return 0;
 }
 
@@ -75,6 +85,10 @@ std::shared_ptr<ProfilesCommand> add_profiles_command(CLI::App& app) {
   c->fit->add_option("--gavel", c->gavel_dir, "Gavel data folder (simulation_throughputs.json)")->required();
   c->fit->add_option("-o,--output", c->output_dir, "Folder to write <name>.json into")->required();
   c->list = c->profiles->add_subcommand("list", "List the built-in workload profiles");
+  c->mig_check = c->profiles->add_subcommand(
+      "mig-check", "Compare the MIG policy's slice speeds with MISO's A100-40GB measurements (Markdown tables)");
+  c->mig_check->add_option("--miso", c->miso_dir, "MISO data folder (mig_mean_iter_latency_s.csv)")->required();
+  c->mig_check->add_flag("--detail", c->mig_check_detail, "Also print every comparison, one row each");
   return c;
 }
 
@@ -82,6 +96,7 @@ bool profiles_command_chosen(const ProfilesCommand& command) { return command.pr
 
 int run_profiles_command(const ProfilesCommand& command) {
   if (command.fit->parsed()) return run_fit(command);
+  if (command.mig_check->parsed()) return run_mig_check(command);
   return run_list();
 }
 

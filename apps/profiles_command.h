@@ -1,6 +1,8 @@
 #pragma once
-// `sharesim profiles fit --miso DIR --gavel DIR -o DIR` and `sharesim profiles list`: build
-// the workload profiles from the measured data, and list the built-in ones (docs/profiles.md).
+// `sharesim profiles fit --miso DIR --gavel DIR -o DIR`, `sharesim profiles list` and
+// `sharesim profiles mig-check --miso DIR`: build the workload profiles from the measured data,
+// list the built-in ones (docs/profiles.md), and compare the MIG policy's slice speeds with
+// MISO's measurements (apps/mig_speed_check.h).
 // The work is done in workloads/profiles/; this file declares the options, passes the
 // contention model in and prints.
 #include <memory>
@@ -13,7 +15,7 @@ namespace sharesim {
 
 struct ProfilesCommand;  // the parsed options
 
-// Adds the `profiles` subcommand (with `fit` and `list`) to `app`.
+// Adds the `profiles` subcommand (with `fit`, `list` and `mig-check`) to `app`.
 std::shared_ptr<ProfilesCommand> add_profiles_command(CLI::App& app);
 // True when the command line chose it.
 bool profiles_command_chosen(const ProfilesCommand& command);

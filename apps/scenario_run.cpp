@@ -5,6 +5,7 @@
 
 #include "policies/policy_registry.h"
 #include "sim/metrics/output_files.h"
+#include "workloads/profiles/workload_profile.h"
 #include "workloads/workload_builder.h"
 
 namespace sharesim {
@@ -15,7 +16,8 @@ ScenarioRun::ScenarioRun(const Scenario& scenario, const GpuCatalog& catalog) : 
   calibration_ =
       std::make_unique<CalibrationSet>(scenario_.calibration_overrides, scenario_.file, "/calibration/overrides");
   cluster_ = std::make_unique<Cluster>(scenario_.node_pools, catalog,
-                                       make_sharing_factory(scenario_.file, *calibration_), scenario_.file);
+                                       make_sharing_factory(scenario_.file, *calibration_, builtin_measured_mig_speed),
+                                       scenario_.file);
   workload_context_ = std::make_unique<WorkloadContext>(shapes_, origins_, cluster_->resource_names(), catalog,
                                                         scenario_.file, scenario_.base_dir, scenario_.seed);
   workload_context_->until = scenario_.until;

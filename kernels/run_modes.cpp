@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -44,9 +45,10 @@ std::string catalog_id_for(const std::string& name) {
 
 std::vector<int> default_sm_counts(const gpu::DeviceInfo& device) {
   std::vector<int> counts;
-  // SMs of the MIG GPU-instance profiles (as nvidia-smi mig -lgip lists them; not re-checked on
-  // hardware here, --sms overrides): A100 1g, 2g, 3g, 4g, 7g = 14, 28, 42, 56, 98; H100/H200
-  // 1g, 1g with double memory, 2g, 3g, 4g, 7g = 16, 26, 32, 60, 64, 132.
+  // SMs of the MIG GPU-instance profiles (as nvidia-smi mig -lgip lists them; --sms overrides):
+  // A100 1g, 2g, 3g, 4g, 7g = 14, 28, 42, 56, 98 (not checked on hardware here); H100/H200 1g, 1g
+  // with double memory, 2g, 3g, 4g, 7g = 16, 26, 32, 60, 64, 132 (the H100 80GB HBM3 listing,
+  // driver 580.159.04, 2026-11-23; docs/calibration.md).
   if (device.cc_major == 8 && device.cc_minor == 0) counts = {14, 28, 42, 56, 98};
   if (device.cc_major == 9 && device.cc_minor == 0) counts = {16, 26, 32, 60, 64, 132};
   for (int n = 1; n <= 8; ++n) {
@@ -74,11 +76,16 @@ std::string driver_version(const gpu::DeviceInfo& device) {
   std::ifstream in("/proc/driver/nvidia/version");
   std::string line;
   if (in && std::getline(in, line)) {
+    // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  ..." or, for the open modules,
+    // "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  ...": the version is
+    // the first word after "Kernel Module" that starts with a digit and holds a dot.
     const auto at = line.find("Kernel Module");
     if (at != std::string::npos) {
       std::istringstream words(line.substr(at + 13));
-      std::string version;
-      if (words >> version) return version;
+      std::string word;
+      while (words >> word) {
+        if (std::isdigit(static_cast<unsigned char>(word[0])) != 0 && word.find('.') != std::string::npos) return word;
+      }
     }
   }
   return "CUDA driver API " + device.driver;
@@ -279,9 +286,10 @@ ordered_json measure_timeslice(const RunOptions& o, const gpu::DeviceInfo& devic
     section["runs"].push_back(run);
   }
 
-  // Cache refill: one process walks a buffer while another thrashes L2.
+  // Cache refill: one process walks a buffer of half the L2 with the whole GPU while another
+  // thrashes L2.
   std::cerr << "sharesim-calibrate: cache-refill walk\n";
-  const std::int64_t buffer = std::min<std::int64_t>(8 << 20, device.l2_bytes / 2);
+  const std::int64_t buffer = device.l2_bytes / 2;
   std::vector<Worker> workers;
   const std::string walk_out = dir.path + "/walk.json";
   auto walk_args = base_args("walk", o, walk_out);

@@ -5,6 +5,8 @@
 #include <optional>
 
 #include "policies/exclusive_policy.h"
+#include "policies/fractional/fractional_policy.h"
+#include "policies/mig/mig_policy.h"
 #include "policies/mps/mps_policy.h"
 #include "policies/sharing_config.h"
 #include "policies/timeslice/timeslice_policy.h"
@@ -20,7 +22,7 @@ struct PolicyEntry {
   const char* name;
   // Checks the config (throwing InputError) and makes one GPU's policy object.
   std::unique_ptr<GpuSharing> (*make)(const SharingConfig& config, const GpuModel& model, ResourceNames& names,
-                                      const CalibrationProfile& profile);
+                                      const CalibrationProfile& profile, const MeasuredMigSpeed& measured_mig_speed);
 };
 
 // Time-slicing and MPS advertise nvidia.com/gpu, or nvidia.com/gpu.shared with
@@ -29,37 +31,42 @@ std::string shared_resource_name(bool rename_by_default) {
   return rename_by_default ? std::string(kNvidiaGpu) + ".shared" : std::string(kNvidiaGpu);
 }
 
-const std::array<PolicyEntry, 4> kPolicies{{
+const std::array<PolicyEntry, 6> kPolicies{{
     {"exclusive",
-     [](const SharingConfig& config, const GpuModel&, ResourceNames& names,
-        const CalibrationProfile&) -> std::unique_ptr<GpuSharing> {
+     [](const SharingConfig& config, const GpuModel&, ResourceNames& names, const CalibrationProfile&,
+        const MeasuredMigSpeed&) -> std::unique_ptr<GpuSharing> {
        config.reject_unknown_keys({});
        return std::make_unique<ExclusivePolicy>(names.intern(kNvidiaGpu));
      }},
     {"timeslice",
-     [](const SharingConfig& config, const GpuModel& model, ResourceNames& names,
-        const CalibrationProfile& profile) -> std::unique_ptr<GpuSharing> {
+     [](const SharingConfig& config, const GpuModel& model, ResourceNames& names, const CalibrationProfile& profile,
+        const MeasuredMigSpeed&) -> std::unique_ptr<GpuSharing> {
        const TimesliceSettings settings = TimesliceSettings::read(config, model);
        const std::string resource = shared_resource_name(settings.rename_by_default);
        return std::make_unique<TimeslicePolicy>(settings, names.intern(resource), resource, model, profile);
      }},
     {"mps",
-     [](const SharingConfig& config, const GpuModel& model, ResourceNames& names,
-        const CalibrationProfile& profile) -> std::unique_ptr<GpuSharing> {
+     [](const SharingConfig& config, const GpuModel& model, ResourceNames& names, const CalibrationProfile& profile,
+        const MeasuredMigSpeed&) -> std::unique_ptr<GpuSharing> {
        const MpsSettings settings = MpsSettings::read(config, model);
        const std::string resource = shared_resource_name(settings.rename_by_default);
        return std::make_unique<MpsPolicy>(settings, names.intern(resource), resource, model, profile);
      }},
     {"vgpu",
-     [](const SharingConfig& config, const GpuModel& model, ResourceNames& names,
-        const CalibrationProfile& profile) -> std::unique_ptr<GpuSharing> {
+     [](const SharingConfig& config, const GpuModel& model, ResourceNames& names, const CalibrationProfile& profile,
+        const MeasuredMigSpeed&) -> std::unique_ptr<GpuSharing> {
        return std::make_unique<VgpuPolicy>(VgpuSettings::read(config, model, profile), names.intern(kNvidiaGpu),
                                            profile);
      }},
+    {"mig",
+     [](const SharingConfig& config, const GpuModel& model, ResourceNames& names, const CalibrationProfile& profile,
+        const MeasuredMigSpeed& measured_mig_speed) -> std::unique_ptr<GpuSharing> {
+       return std::make_unique<MigPolicy>(MigSettings::read(config, model), model, names, profile, measured_mig_speed);
+     }},
+    {"fractional",
+     [](const SharingConfig& config, const GpuModel& model, ResourceNames& names, const CalibrationProfile& profile,
+        const MeasuredMigSpeed&) { return make_fractional_policy(config, model, names, profile); }},
 }};
-
-// Policies the design names that later issues add: reported as such, never faked.
-constexpr std::array<const char*, 2> kPlannedPolicies{"mig", "fractional"};
 
 const PolicyEntry& find_policy(const NodePoolSpec& pool, const std::string& file) {
   const std::string pointer = pool.pointer + "/sharing/policy";
@@ -72,13 +79,6 @@ const PolicyEntry& find_policy(const NodePoolSpec& pool, const std::string& file
     if (name == entry.name) return entry;
   }
   const std::vector<std::string> known = sharing_policy_names();
-  for (const char* planned : kPlannedPolicies) {
-    if (name == planned) {
-      throw InputError(file, pointer,
-                       "sharing policy " + quote(name) +
-                           " is not implemented in this version of sharesim; available: " + quoted_list(known));
-    }
-  }
   const std::optional<std::string> suggestion = closest_match(name, known);
   throw InputError(
       file, pointer,
@@ -88,11 +88,13 @@ const PolicyEntry& find_policy(const NodePoolSpec& pool, const std::string& file
 
 }  // namespace
 
-SharingFactory make_sharing_factory(const std::string& scenario_file, const CalibrationSet& calibration) {
-  return [scenario_file, &calibration](const NodePoolSpec& pool, const GpuModel& model, ResourceNames& names) {
+SharingFactory make_sharing_factory(const std::string& scenario_file, const CalibrationSet& calibration,
+                                    MeasuredMigSpeed measured_mig_speed) {
+  return [scenario_file, &calibration, measured_mig_speed](const NodePoolSpec& pool, const GpuModel& model,
+                                                           ResourceNames& names) {
     const PolicyEntry& entry = find_policy(pool, scenario_file);
     const SharingConfig config(pool.sharing, scenario_file, pool.pointer + "/sharing");
-    return entry.make(config, model, names, calibration.for_gpu(model.id));
+    return entry.make(config, model, names, calibration.for_gpu(model.id), measured_mig_speed);
   };
 }
 

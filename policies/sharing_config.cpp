@@ -20,7 +20,7 @@ void SharingConfig::reject_unknown_keys(const std::vector<std::string>& policy_k
     const std::optional<std::string> suggestion = closest_match(key, allowed);
     throw InputError(
         file_, pointer_ + "/" + key,
-        "unknown key " + quote(key) + " for sharing policy " + quote(policy()) +
+        "unknown key " + quote(key) + " for sharing policy " + quote(policy_name_.empty() ? policy() : policy_name_) +
             (suggestion ? "; did you mean " + quote(*suggestion) + "?" : "; allowed: " + quoted_list(allowed)));
   }
 }
@@ -83,6 +83,29 @@ std::string SharingConfig::text(const char* key) const {
         std::string("expected a non-empty string, found ") + (it == nullptr ? "nothing" : describe_value(*it)));
   }
   return it->get<std::string>();
+}
+
+std::vector<std::string> SharingConfig::text_or_list(const char* key, const std::vector<std::string>& fallback) const {
+  const nlohmann::json* it = find(key);
+  if (it == nullptr) return fallback;
+  if (it->is_string() && !it->get<std::string>().empty()) return {it->get<std::string>()};
+  const bool strings = it->is_array() && !it->empty() &&
+                       std::all_of(it->begin(), it->end(), [](const nlohmann::json& v) { return v.is_string(); });
+  if (!strings) {
+    throw InputError(file_, where(key), "expected a name or a non-empty list of names, found " + describe_value(*it));
+  }
+  std::vector<std::string> out;
+  for (const nlohmann::json& v : *it) out.push_back(v.get<std::string>());
+  return out;
+}
+
+std::optional<SharingConfig> SharingConfig::section(const char* key) const {
+  const nlohmann::json* it = find(key);
+  if (it == nullptr) return std::nullopt;
+  if (!it->is_object()) throw InputError(file_, where(key), "expected an object, found " + describe_value(*it));
+  SharingConfig nested(*it, file_, where(key));
+  nested.policy_name_ = policy();
+  return nested;
 }
 
 }  // namespace sharesim

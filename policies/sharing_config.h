@@ -3,6 +3,7 @@
 // ranges, each error naming the scenario file and the JSON pointer of the key.
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,12 @@ class SharingConfig {
   bool boolean(const char* key, bool fallback) const;
   std::string choice(const char* key, const std::string& fallback, const std::vector<std::string>& options) const;
   std::string text(const char* key) const;  // required string
+  // A string or a non-empty list of strings (given as a one-element list for a string);
+  // `fallback` when absent.
+  std::vector<std::string> text_or_list(const char* key, const std::vector<std::string>& fallback) const;
+  // A nested object (e.g. "timeslice" inside a MIG config), read with the same rules;
+  // nullopt when absent.
+  std::optional<SharingConfig> section(const char* key) const;
   // The pointer of a key, for errors raised by the policy itself.
   std::string where(const char* key) const { return pointer_ + "/" + key; }
   const std::string& file() const { return file_; }
@@ -33,6 +40,7 @@ class SharingConfig {
   const nlohmann::json* find(const char* key) const;
   const nlohmann::json& config_;
   std::string file_, pointer_;
+  std::string policy_name_;  // of the enclosing config, for a nested section
 };
 
 }  // namespace sharesim

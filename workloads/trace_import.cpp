@@ -134,8 +134,10 @@ bool ImportedTraceSource::next(JobSpec& out) {
   out.origin = origin_;
   out.sequence = sequence_++;
   // Interned again (cheap, hashed) so the sorted path need not keep shape ids.
-  out.shape = context_.shape_from_values(record.gpus_per_pod, record.cpu_milli, record.memory_mib, record.gpu_model_id,
-                                         reader_->path(), "line " + std::to_string(record.line));
+  out.shape = context_.with_gpu_fraction(
+      context_.shape_from_values(record.gpus_per_pod, record.cpu_milli, record.memory_mib, record.gpu_model_id,
+                                 reader_->path(), "line " + std::to_string(record.line)),
+      record.gpu_milli);
   ++report_.read;
   return true;
 }

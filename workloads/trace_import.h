@@ -25,8 +25,9 @@ struct TraceRecord {
   std::uint32_t pods = 1;
   std::int64_t gpus_per_pod = 0;  // whole nvidia.com/gpu per pod
   // Share of one GPU in thousandths when a pod asks for part of a GPU (openb gpu_milli,
-  // PAI plan_gpu < 100); 1000 otherwise. Exclusive sharing runs such a pod on one whole GPU
-  // (gpus_per_pod is 1); the fraction is kept for the fractional policy (docs/traces.md).
+  // PAI plan_gpu < 100); 1000 otherwise. gpus_per_pod is then 1: policies that hand out whole
+  // devices run the pod on one GPU, and the fractional policy (hami) on its fraction of one
+  // (WorkloadContext::with_gpu_fraction, docs/traces.md).
   std::int64_t gpu_milli = 1000;
   std::int64_t cpu_milli = 0;
   std::int64_t memory_mib = 0;

@@ -1,12 +1,58 @@
 #include "workloads/workload_context.h"
 
+#include <array>
 #include <iostream>
+#include <limits>
+#include <string_view>
 
+#include "sim/scenario/error_text.h"
 #include "sim/scenario/input_error.h"
+#include "sim/scenario/json_pointer.h"
 #include "sim/scenario/scenario_semantics.h"
 #include "workloads/profiles/workload_profile.h"
 
 namespace sharesim {
+namespace {
+
+// The extended resources a request's `limits` may name beside its one device resource. Each is
+// an amount of every device the pod is given (a share of that one GPU's compute or memory), not
+// a number of devices: the scheduler checks and takes it per device (PodShape::gpu_per_device),
+// where the device resource is counted per node. They are the fractional-sharing quantities of
+// Alibaba ACK cGPU (computing power beside aliyun.com/gpu-mem) and of HAMi (memory and cores of
+// each vGPU beside nvidia.com/gpu); docs/scenario.md "Requests" has their sources.
+struct PerDeviceResource {
+  std::string_view name;
+  std::string_view device_resource;  // the device resource it must go with
+  std::int64_t min;
+  std::int64_t max;
+  std::int64_t step;         // the value must be a multiple of it
+  std::string_view meaning;  // what it is and who says so, for error messages
+};
+constexpr std::int64_t kNoLimit = std::numeric_limits<std::int64_t>::max();
+constexpr std::array<PerDeviceResource, 4> kPerDeviceResources{{
+    {"aliyun.com/gpu-core.percentage", "aliyun.com/gpu-mem", 5, 100, 5,
+     "ACK cGPU allocates computing power in multiples of 5 percent of a GPU, at least 5 (Alibaba Cloud ACK "
+     "documentation, \"Allocate computing power by scheduling shared GPU\")"},
+    {"nvidia.com/gpumem", "nvidia.com/gpu", 1, kNoLimit, 1, "HAMi: MiB of device memory for each vGPU"},
+    {"nvidia.com/gpumem-percentage", "nvidia.com/gpu", 1, 100, 1,
+     "HAMi: percent of the GPU's device memory for each vGPU"},
+    {"nvidia.com/gpucores", "nvidia.com/gpu", 0, 100, 1, "HAMi: percent of the GPU's compute for each vGPU"},
+}};
+
+const PerDeviceResource* find_per_device(std::string_view name) {
+  for (const PerDeviceResource& r : kPerDeviceResources) {
+    if (r.name == name) return &r;
+  }
+  return nullptr;
+}
+
+std::string range_phrase(const PerDeviceResource& r) {
+  std::string text = r.step > 1 ? "a multiple of " + std::to_string(r.step) : std::string("an integer");
+  if (r.max == kNoLimit) return text + " >= " + std::to_string(r.min);
+  return text + " from " + std::to_string(r.min) + " to " + std::to_string(r.max);
+}
+
+}  // namespace
 
 std::uint32_t WorkloadContext::intern_origin(const std::string& name, const std::string& kind) {
   const auto [it, inserted] = origin_index_.try_emplace({name, kind}, static_cast<std::uint32_t>(origins.size()));
@@ -42,19 +88,108 @@ std::uint32_t WorkloadContext::shape_from_values(std::int64_t gpus, std::int64_t
   return shapes.intern(base_shape(gpus, cpu_milli, memory_mib, gpu_model_id, file, where));
 }
 
+void WorkloadContext::read_limits(const nlohmann::json& limits, const std::string& pointer, PodShape& shape) {
+  const std::string limits_pointer = pointer + "/limits";
+  const std::string* device = nullptr;
+  std::vector<std::pair<const PerDeviceResource*, std::int64_t>> per_device;
+  for (const auto& [name, value] : limits.items()) {
+    const std::string where = pointer_append(limits_pointer, name);
+    const std::int64_t quantity = value.get<std::int64_t>();
+    const PerDeviceResource* rule = find_per_device(name);
+    if (rule == nullptr) {
+      if (device != nullptr) {
+        throw InputError(scenario_file, where,
+                         "expected one device resource in \"limits\", found two: " + quote(*device) + " and " +
+                             quote(name) + " (the other keys may only be per-device quantities: " +
+                             "aliyun.com/gpu-core.percentage, nvidia.com/gpumem, nvidia.com/gpumem-percentage, "
+                             "nvidia.com/gpucores)");
+      }
+      if (quantity < 1) {
+        throw InputError(scenario_file, where,
+                         "expected an integer >= 1 (units of the device resource " + quote(name) + "), found " +
+                             std::to_string(quantity));
+      }
+      device = &name;
+      shape.gpu_resource = resource_names.intern(name);
+      shape.gpu_units = quantity;
+      continue;
+    }
+    if (quantity < rule->min || quantity > rule->max || quantity % rule->step != 0) {
+      throw InputError(scenario_file, where,
+                       "expected " + range_phrase(*rule) + ", found " + std::to_string(quantity) + "; " +
+                           std::string(rule->meaning));
+    }
+    per_device.emplace_back(rule, quantity);
+  }
+  if (device == nullptr) {
+    throw InputError(scenario_file, limits_pointer,
+                     "expected one device resource in \"limits\" (e.g. \"nvidia.com/gpu\", "
+                     "\"aliyun.com/gpu-mem\", \"nvidia.com/mig-1g.10gb\"), found none");
+  }
+  bool has_memory = false;
+  for (const auto& [rule, quantity] : per_device) {
+    const std::string where = pointer_append(limits_pointer, rule->name);
+    if (rule->device_resource != *device) {
+      throw InputError(scenario_file, where,
+                       quote(rule->name) + " goes with the device resource " + quote(rule->device_resource) +
+                           ", found " + quote(*device) + "; " + std::string(rule->meaning));
+    }
+    const bool sets_memory = rule->name == "nvidia.com/gpumem" || rule->name == "nvidia.com/gpumem-percentage";
+    if (sets_memory && has_memory) {
+      throw InputError(scenario_file, where,
+                       "expected either \"nvidia.com/gpumem\" or \"nvidia.com/gpumem-percentage\", found both "
+                       "(each sets the memory of the vGPU)");
+    }
+    has_memory = has_memory || sets_memory;
+  }
+  if (per_device.size() > kMaxPerDeviceQuantities) {
+    throw InputError(scenario_file, limits_pointer,
+                     "expected at most " + std::to_string(kMaxPerDeviceQuantities) + " per-device quantities, found " +
+                         std::to_string(per_device.size()));
+  }
+  // In the table's order, so that equal requests make equal shapes.
+  for (const PerDeviceResource& rule : kPerDeviceResources) {
+    for (const auto& [found, quantity] : per_device) {
+      if (found != &rule) continue;
+      shape.gpu_per_device.items[shape.gpu_per_device.count++] = {resource_names.intern(rule.name), quantity};
+    }
+  }
+}
+
+std::uint32_t WorkloadContext::with_gpu_fraction(std::uint32_t shape, std::int64_t gpu_milli) {
+  if (gpu_milli <= 0 || gpu_milli >= 1000 || shapes.shapes[shape].gpu_units != 1) return shape;
+  PodShape fractional = shapes.shapes[shape];
+  const std::int64_t percent = (gpu_milli + 9) / 10;
+  fractional.gpu_per_device.items[0] = {resource_names.intern("nvidia.com/gpumem-percentage"), percent};
+  fractional.gpu_per_device.items[1] = {resource_names.intern("nvidia.com/gpucores"), percent};
+  fractional.gpu_per_device.count = 2;
+  return shapes.intern(fractional);
+}
+
 std::uint32_t WorkloadContext::shape_from_request(const nlohmann::json& request, const std::string& pointer) {
   PodShape shape = base_shape(request.value("gpus", std::int64_t{1}), request.value("cpu_milli", std::int64_t{0}),
                               request.value("memory_mib", std::int64_t{0}), request.value("gpu_product", std::string{}),
                               scenario_file, pointer + "/gpu_product");
+  if (request.contains("limits")) {
+    for (const char* older : {"gpus", "gpu_resource"}) {
+      if (!request.contains(older)) continue;
+      throw InputError(scenario_file, pointer_append(pointer, older),
+                       quote(older) +
+                           " and \"limits\" both give the GPU request; use one of them (\"limits\" "
+                           "names the device resource and its count itself)");
+    }
+    read_limits(request["limits"], pointer, shape);
+  }
   if (request.contains("gpu_resource")) {
     shape.gpu_resource = resource_names.intern(request["gpu_resource"].get<std::string>());
   }
   if (request.contains("profile")) {
     // A named workload profile (docs/profiles.md) gives the demand; `demand` below overrides
     // the fields it names.
-    shape.demand = ProfileLibrary::builtin()
-                       .at(request["profile"].get<std::string>(), scenario_file, pointer + "/profile")
-                       .demand();
+    const WorkloadProfile& profile =
+        ProfileLibrary::builtin().at(request["profile"].get<std::string>(), scenario_file, pointer + "/profile");
+    shape.demand = profile.demand();
+    shape.demand.profile = builtin_profile_id(profile);
   }
   if (request.contains("demand")) {
     // Defaults are the contention model's (docs/models.md): sm 1.0, bw 0.5, no device memory;

@@ -37,14 +37,21 @@ struct WorkloadContext {
 
   std::uint32_t intern_origin(const std::string& name, const std::string& kind);
   // A pod shape from a schema-checked `request` object ({gpus, cpu_milli, memory_mib,
-  // gpu_product, gpu_resource, profile, demand}); gpus defaults to 1, requested as nvidia.com/gpu
-  // unless gpu_resource names another resource.
+  // gpu_product, gpu_resource, limits, profile, demand}); gpus defaults to 1, requested as
+  // nvidia.com/gpu unless gpu_resource names another resource. `limits` replaces gpus and
+  // gpu_resource: one device resource plus per-device quantities (docs/scenario.md
+  // "Requests"); its values are checked here (InputError naming the key's JSON pointer).
   std::uint32_t shape_from_request(const nlohmann::json& request, const std::string& pointer);
   // The shape before interning (requested as nvidia.com/gpu, default demand).
   PodShape base_shape(std::int64_t gpus, std::int64_t cpu_milli, std::int64_t memory_mib,
                       const std::string& gpu_model_id, const std::string& file, const std::string& where);
   std::uint32_t shape_from_values(std::int64_t gpus, std::int64_t cpu_milli, std::int64_t memory_mib,
                                   const std::string& gpu_model_id, const std::string& file, const std::string& where);
+  // A trace pod that asks for part of one GPU (gpu_milli < 1000, docs/traces.md) carries its
+  // fraction as HAMi per-device quantities: nvidia.com/gpucores and nvidia.com/gpumem-percentage
+  // = ceil(gpu_milli / 10). The fractional policy (hami) honours them; policies that hand out
+  // whole devices ignore them, so there the pod holds one GPU as before.
+  std::uint32_t with_gpu_fraction(std::uint32_t shape, std::int64_t gpu_milli);
 
   // Why a job of `pods` pods of this shape could never run on the cluster ("" when it
   // could). Uses `capacity_check` when the caller set one (a run sets it from its cluster),
@@ -58,6 +65,9 @@ struct WorkloadContext {
   void note(const std::string& text) const;
 
  private:
+  // Reads a request's `limits` into the shape's device resource and per-device quantities.
+  void read_limits(const nlohmann::json& limits, const std::string& pointer, PodShape& shape);
+
   std::map<std::pair<std::string, std::string>, std::uint32_t> origin_index_;
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::string> capacity_answers_;
 };

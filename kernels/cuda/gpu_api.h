@@ -52,8 +52,8 @@ ProbeLog run_timeslice_probe(int device, std::int64_t duration_ns, std::int64_t 
 struct WalkLog {
   std::vector<std::int64_t> walks;  // begin, end, after_switch (0|1), ... (ns)
 };
-// One block alternates a watch phase (spinning on the timer, noting a switch-out) and a timed
-// walk over a `buffer_bytes` buffer.
+// A cooperative grid filling the GPU alternates a watch phase (thread 0 spinning on the timer,
+// noting a switch-out) and a timed walk of the whole grid over a `buffer_bytes` buffer.
 WalkLog run_cache_walk(int device, std::int64_t duration_ns, std::int64_t threshold_ns, std::int64_t buffer_bytes);
 // Streams through a buffer larger than L2 for `duration_ns` (evicts the other contexts' data).
 void run_cache_thrash(int device, std::int64_t duration_ns);

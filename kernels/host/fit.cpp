@@ -15,7 +15,13 @@ namespace sharesim::calib {
 namespace {
 
 // Rounded so that profiles stay readable and do not carry digits the measurement lacks.
-double round_to(double value, double step) { return std::round(value / step) * step; }
+// Dividing by the whole number 1/step (rather than multiplying by step) gives the double nearest
+// the rounded decimal, so that 2990.2 is written as 2990.2 and not 2990.2000000000003.
+double round_to(double value, double step) {
+  if (step >= 1) return std::round(value / step) * step;
+  const double inverse = std::round(1.0 / step);
+  return std::round(value * inverse) / inverse;
+}
 double round_ns(double value) { return std::round(value); }
 double round_factor(double value) { return round_to(value, 1e-4); }
 

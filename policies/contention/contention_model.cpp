@@ -51,4 +51,12 @@ void solve_contention(std::span<const ContentionTask> tasks, std::span<double> r
   for (Eigen::Index i = 0; i < n; ++i) rates[static_cast<std::size_t>(i)] = rate(i);
 }
 
+double partition_rate(const ContentionTask& task, double f_sm, double f_bw) {
+  if (task.sm <= 0 && task.bw <= 0) return 0;
+  double rate = 1.0;
+  if (task.sm > 0) rate = std::min(rate, std::min(f_sm, task.sm_cap) / task.sm);
+  if (task.bw > 0) rate = std::min(rate, f_bw / task.bw);
+  return rate;
+}
+
 }  // namespace sharesim

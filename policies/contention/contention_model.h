@@ -23,4 +23,10 @@ struct ContentionTask {
 // holds memory but has no GPU work) and gets rate 0.
 void solve_contention(std::span<const ContentionTask> tasks, std::span<double> rates);
 
+// Rate of one task alone on a partition of the GPU that holds fractions f_sm of its SMs and
+// f_bw of its DRAM bandwidth (a MIG instance): the water-filling above with one task and
+// those capacities, min(1, f_sm / sm, f_bw / bw); 0 for an idle task. The profile fit
+// (workloads/profiles/profile_fit.h, partition_speed) fits demands with the same rule.
+double partition_rate(const ContentionTask& task, double f_sm, double f_bw);
+
 }  // namespace sharesim

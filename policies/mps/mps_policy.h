@@ -38,7 +38,7 @@ class MpsPolicy final : public GpuSharing {
   void compute_rates(std::span<Resident> residents) const override;
   void on_join(std::span<const Resident> residents, Casualties& out) const override;
   void on_fault(std::span<const Resident> residents, std::size_t faulting, Casualties& out) const override;
-  bool allows_several_units_per_device() const override { return true; }
+  UnitSpread unit_spread() const override { return UnitSpread::SeveralPerDevice; }
 
  private:
   MpsSettings settings_;

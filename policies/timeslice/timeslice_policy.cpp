@@ -31,20 +31,22 @@ TimesliceSettings TimesliceSettings::read(const SharingConfig& config, const Gpu
   return settings;
 }
 
+SliceTiming slice_timing(const std::string& level, const CalibrationProfile& profile) {
+  const CalibrationValue& slice = level == "short"    ? profile.short_slice_ns
+                                  : level == "medium" ? profile.medium_slice_ns
+                                  : level == "long"   ? profile.long_slice_ns
+                                                      : profile.default_slice_ns;
+  return SliceTiming{std::llround(slice.value),
+                     std::llround(profile.switch_cost_ns.value + profile.cache_refill_ns.value)};
+}
+
 TimeslicePolicy::TimeslicePolicy(const TimesliceSettings& settings, ResourceId resource, std::string resource_name,
                                  const GpuModel& model, const CalibrationProfile& profile)
     : settings_(settings),
       resource_(resource),
       resource_name_(std::move(resource_name)),
-      memory_mib_(model.memory_mib) {
-  const CalibrationValue& slice = settings.level == "short"    ? profile.short_slice_ns
-                                  : settings.level == "medium" ? profile.medium_slice_ns
-                                  : settings.level == "long"   ? profile.long_slice_ns
-                                                               : profile.default_slice_ns;
-  slice_ns_ = std::llround(slice.value);
-  gap_ns_ = std::llround(profile.switch_cost_ns.value + profile.cache_refill_ns.value);
-  efficiency_ = static_cast<double>(slice_ns_) / static_cast<double>(slice_ns_ + gap_ns_);
-}
+      memory_mib_(model.memory_mib),
+      timing_(slice_timing(settings.level, profile)) {}
 
 bool TimeslicePolicy::admit(const DeviceAsk& ask, std::int64_t free_units, std::span<const Resident> /*residents*/,
                             std::string* reason) const {
@@ -55,7 +57,7 @@ void TimeslicePolicy::compute_rates(std::span<Resident> residents) const {
   const std::size_t active = count_active(residents);
   // One context alone runs without switches; n contexts share the GPU's time equally, minus
   // what the switches between them cost (docs/models.md "Time-slicing").
-  const double share = active <= 1 ? 1.0 : efficiency_ / static_cast<double>(active);
+  const double share = active <= 1 ? 1.0 : timing_.efficiency() / static_cast<double>(active);
   for (Resident& r : residents) r.rate = is_active(r) ? share : 0.0;
 }
 
@@ -85,12 +87,12 @@ std::string TimeslicePolicy::placement_note(const DeviceAsk& ask) const {
 
 double TimeslicePolicy::context_switches_per_ns(std::span<const Resident> residents) const {
   const std::size_t active = count_active(residents);
-  return active >= 2 ? 1.0 / static_cast<double>(slice_ns_ + gap_ns_) : 0.0;
+  return active >= 2 ? timing_.switches_per_ns() : 0.0;
 }
 
 std::optional<SliceSchedule> TimeslicePolicy::slice_schedule() const {
   if (settings_.fidelity != "slice") return std::nullopt;
-  return SliceSchedule{slice_ns_, gap_ns_};
+  return SliceSchedule{timing_.slice_ns, timing_.gap_ns};
 }
 
 }  // namespace sharesim

@@ -25,6 +25,18 @@ struct TimesliceSettings {
   static TimesliceSettings read(const SharingConfig& config, const GpuModel& model);
 };
 
+// The slice length of a compute-policy level and the GPU time lost per switch between
+// contexts (calibration profile, section timeslice), shared by every policy that time-slices.
+struct SliceTiming {
+  std::int64_t slice_ns = 0;
+  std::int64_t gap_ns = 0;  // switch cost + cache refill
+  // Share of the GPU's time that contexts run while two or more take turns.
+  double efficiency() const { return static_cast<double>(slice_ns) / static_cast<double>(slice_ns + gap_ns); }
+  // Context switches per ns while two or more take turns.
+  double switches_per_ns() const { return 1.0 / static_cast<double>(slice_ns + gap_ns); }
+};
+SliceTiming slice_timing(const std::string& level, const CalibrationProfile& profile);
+
 class TimeslicePolicy final : public GpuSharing {
  public:
   TimeslicePolicy(const TimesliceSettings& settings, ResourceId resource, std::string resource_name,
@@ -39,20 +51,18 @@ class TimeslicePolicy final : public GpuSharing {
   std::string placement_note(const DeviceAsk& ask) const override;
   double context_switches_per_ns(std::span<const Resident> residents) const override;
   std::optional<SliceSchedule> slice_schedule() const override;
-  bool allows_several_units_per_device() const override { return true; }
+  UnitSpread unit_spread() const override { return UnitSpread::SeveralPerDevice; }
 
   // Fraction of GPU time that runs contexts while two or more take turns:
   // slice / (slice + switch cost + cache refill) (profile fields timeslice.*).
-  double efficiency() const { return efficiency_; }
+  double efficiency() const { return timing_.efficiency(); }
 
  private:
   TimesliceSettings settings_;
   ResourceId resource_;
   std::string resource_name_;
   std::int64_t memory_mib_;
-  std::int64_t slice_ns_;
-  std::int64_t gap_ns_;
-  double efficiency_;
+  SliceTiming timing_;
 };
 
 }  // namespace sharesim

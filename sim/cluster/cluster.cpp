@@ -60,11 +60,7 @@ Cluster::Cluster(const std::vector<NodePoolSpec>& pools, const GpuCatalog& catal
         gpu.local_index = g;
         gpu.model = model;
         gpu.sharing = make_sharing(spec, *model, names_);
-        const std::vector<ResourceQuantity> advertised = gpu.sharing->advertise();
-        if (advertised.size() > Gpu::kMaxResources) {
-          throw std::logic_error("a sharing policy advertised more than 8 resources on one GPU");
-        }
-        for (const ResourceQuantity& q : advertised) gpu.resources[gpu.resource_count++] = {q.resource, q.quantity, 0};
+        set_advertised(gpu);
         gpus_.push_back(std::move(gpu));
       }
       rack_of_node.push_back(rack_base + n / per_rack);
@@ -84,6 +80,35 @@ Cluster::Cluster(const std::vector<NodePoolSpec>& pools, const GpuCatalog& catal
     }
   }
   network_ = std::make_unique<NetworkTopology>(rack_of_node);
+}
+
+void Cluster::set_advertised(Gpu& gpu) {
+  const std::vector<ResourceQuantity> advertised = gpu.sharing->advertise();
+  if (advertised.size() > Gpu::kMaxResources) {
+    throw std::logic_error("a sharing policy advertised more than 8 resources on one GPU");
+  }
+  gpu.resource_count = 0;
+  for (const ResourceQuantity& q : advertised) gpu.resources[gpu.resource_count++] = {q.resource, q.quantity, 0};
+}
+
+void Cluster::withdraw_resources(std::uint32_t gpu_index) {
+  Gpu& gpu = gpus_[gpu_index];
+  if (!gpu.residents.empty()) throw std::logic_error("withdrawing the resources of a GPU in use");
+  Node& node = nodes_[gpu.node];
+  for (std::size_t r = 0; r < gpu.resource_count; ++r) {
+    node.resource_capacity[gpu.resources[r].resource] -= gpu.resources[r].capacity;
+  }
+  gpu.resource_count = 0;
+}
+
+void Cluster::advertise_resources(std::uint32_t gpu_index) {
+  Gpu& gpu = gpus_[gpu_index];
+  set_advertised(gpu);
+  Node& node = nodes_[gpu.node];
+  for (std::size_t r = 0; r < gpu.resource_count; ++r) {
+    // Every name a policy can advertise was interned when it was made, so the node's table has it.
+    node.resource_capacity.at(gpu.resources[r].resource) += gpu.resources[r].capacity;
+  }
 }
 
 void Cluster::allocate_units(std::uint32_t gpu_index, ResourceId resource, std::int64_t units) {

@@ -36,7 +36,14 @@ struct Gpu {
   std::array<GpuResource, kMaxResources> resources{};
   std::size_t resource_count = 0;
   std::vector<Resident> residents;
+  bool draining = false;  // takes no new pods: it is being emptied to be repartitioned
 
+  bool advertises(ResourceId resource) const {
+    for (std::size_t i = 0; i < resource_count; ++i) {
+      if (resources[i].resource == resource) return true;
+    }
+    return false;
+  }
   std::int64_t free_units(ResourceId resource) const {
     for (std::size_t i = 0; i < resource_count; ++i) {
       if (resources[i].resource == resource) return resources[i].capacity - resources[i].allocated;
@@ -101,8 +108,15 @@ class Cluster {
   // Takes/returns `units` of `resource` on one GPU (and its node's totals).
   void allocate_units(std::uint32_t gpu, ResourceId resource, std::int64_t units);
   void release_units(std::uint32_t gpu, ResourceId resource, std::int64_t units);
+  // Takes an empty GPU's resources out of its node's allocatable (while it is repartitioned),
+  // and puts back what its policy advertises now.
+  void withdraw_resources(std::uint32_t gpu);
+  void advertise_resources(std::uint32_t gpu);
 
  private:
+  // Fills gpu.resources from what its policy advertises.
+  static void set_advertised(Gpu& gpu);
+
   std::vector<NodePool> pools_;
   std::vector<Node> nodes_;
   std::vector<Gpu> gpus_;

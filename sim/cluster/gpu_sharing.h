@@ -6,6 +6,7 @@
 //   2. admit: may this pod's ask go on this GPU now, and if not the exact reason;
 //   3. rates: the progress rate of each resident (contention model);
 //   4. memory and faults: who dies on an over-allocation or a fatal fault.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "sim/cluster/resource_names.h"
+#include "sim/core/sim_time.h"
 
 namespace sharesim {
 
@@ -23,11 +25,37 @@ struct ResourceQuantity {
   std::int64_t quantity = 0;
 };
 
+// Quantities a pod takes from each of its devices besides the device resource itself
+// (fractional sharing: aliyun.com/gpu-core.percentage beside aliyun.com/gpu-mem,
+// nvidia.com/gpumem and nvidia.com/gpucores beside nvidia.com/gpu).
+inline constexpr std::size_t kMaxPerDeviceQuantities = 2;
+struct PerDeviceQuantities {
+  std::array<ResourceQuantity, kMaxPerDeviceQuantities> items{};
+  std::uint8_t count = 0;
+
+  std::span<const ResourceQuantity> view() const { return {items.data(), count}; }
+  // The quantity of `resource` (0 when absent).
+  std::int64_t of(ResourceId resource) const {
+    for (const ResourceQuantity& q : view()) {
+      if (q.resource == resource) return q.quantity;
+    }
+    return 0;
+  }
+  bool operator==(const PerDeviceQuantities& other) const {
+    if (count != other.count) return false;
+    for (std::size_t i = 0; i < count; ++i) {
+      if (items[i].resource != other.items[i].resource || items[i].quantity != other.items[i].quantity) return false;
+    }
+    return true;
+  }
+};
+
 // What a pod takes from one GPU device once the device plugin hands it that device.
 struct DeviceAsk {
-  ResourceId resource = 0;     // the extended resource requested (nvidia.com/gpu, ...)
-  std::int64_t units = 1;      // units of it taken from this device
-  std::int64_t requested = 1;  // units the pod requested in total (device plugins check this)
+  ResourceId resource = 0;         // the extended resource requested (nvidia.com/gpu, ...)
+  std::int64_t units = 1;          // units of it taken from this device
+  std::int64_t requested = 1;      // units the pod requested in total (device plugins check this)
+  PerDeviceQuantities per_device;  // taken from this device as well
 };
 
 // The demand vector of a resident's current phase (DESIGN.md "Contention model").
@@ -35,6 +63,9 @@ struct PhaseDemand {
   double sm = 1.0;           // fraction of the GPU's SMs it keeps busy when alone
   double bw = 0.5;           // fraction of DRAM bandwidth it uses when alone
   std::int64_t mem_mib = 0;  // device-memory footprint
+  // The workload profile it came from (1 + index in the run's profile list; 0 = none), so a
+  // policy can use measured speeds where the profile has them (MIG slice speeds).
+  std::uint32_t profile = 0;
 
   bool operator==(const PhaseDemand&) const = default;
 };
@@ -46,6 +77,16 @@ struct Resident {
   DeviceAsk ask;
   PhaseDemand demand;
   double rate = 0;
+  // The parts of the GPU it occupies (MIG instances: bit i = instance i), chosen by the
+  // policy's choose_slots() as it joins; 0 for policies without parts.
+  std::uint32_t slots = 0;
+};
+
+// How a pod's units of the device resource may be spread over the GPUs of its node.
+enum class UnitSpread : std::uint8_t {
+  OnePerDevice,      // each unit is a device (whole GPUs, HAMi vGPUs)
+  SeveralPerDevice,  // a device offers several units and a pod may take several (replicas, MIG instances)
+  AllOnOneDevice,    // the units are an amount of one device (cGPU GiB of memory)
 };
 
 // Who dies, and why, after a join (OOM, device-plugin admission error) or a fault.
@@ -120,9 +161,32 @@ class GpuSharing {
   // License cost per GPU-year this policy adds (vGPU software), for the cost metrics.
   virtual double license_cost_per_gpu_year() const { return 0; }
 
-  // Whether one pod may take several units of a resource from this one device (time-slicing
-  // replicas can; a whole GPU cannot).
-  virtual bool allows_several_units_per_device() const { return false; }
+  // How one pod's units may be spread over devices (see UnitSpread).
+  virtual UnitSpread unit_spread() const { return UnitSpread::OnePerDevice; }
+
+  // The parts of this GPU a joining resident occupies (Resident::slots); `residents` are those
+  // already there. Default: the GPU has no parts.
+  virtual std::uint32_t choose_slots(const DeviceAsk& /*ask*/, std::span<const Resident> /*residents*/) const {
+    return 0;
+  }
+
+  // A device-plugin rule over the whole node rather than one GPU (cGPU: memory-only and
+  // memory+core pods never share a node). Asked only when has_node_rule(); `node_gpus` holds
+  // the residents of every GPU of the node.
+  virtual bool has_node_rule() const { return false; }
+  virtual bool admit_on_node(const DeviceAsk& /*ask*/, std::span<const std::span<const Resident>> /*node_gpus*/,
+                             std::string* /*reason*/) const {
+    return true;
+  }
+
+  // Dynamic repartitioning (MIG): whether this GPU may be laid out anew at all; whether, once
+  // drained, it can be laid out so that it offers `ask`; how long the GPU is unavailable while
+  // that is done; and doing it (called on the empty GPU when that time has passed; advertise()
+  // then gives the new resources, every name of which the policy interned when it was made).
+  virtual bool can_repartition() const { return false; }
+  virtual bool can_repartition_for(const DeviceAsk& /*ask*/) const { return false; }
+  virtual SimTime repartition_time() const { return 0; }
+  virtual void repartition_for(const DeviceAsk& /*ask*/) {}
 };
 
 }  // namespace sharesim

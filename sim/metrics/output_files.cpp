@@ -80,7 +80,7 @@ std::string gpus_csv(const ClusterRuntime& runtime, SimTime horizon) {
   const double span = static_cast<double>(horizon);
   std::string out =
       "gpu,node,pool,model,policy,allocated_s,busy_s,busy_fraction,sm_utilization,memory_mean_mib,memory_peak_mib,"
-      "context_switches,jobs_started\n";
+      "context_switches,jobs_started,reconfigurations,draining_s,reconfiguring_s\n";
   for (const Gpu& gpu : cluster.gpus()) {
     const Node& node = cluster.node(gpu.node);
     const GpuUsage& usage = runtime.gpu_usage()[gpu.index];
@@ -98,6 +98,9 @@ std::string gpus_csv(const ClusterRuntime& runtime, SimTime horizon) {
         .integer(usage.peak_memory_mib)
         .integer(static_cast<std::int64_t>(std::llround(usage.context_switches)))
         .integer(usage.jobs_started)
+        .integer(usage.reconfigurations)
+        .seconds(usage.draining_ns)
+        .seconds(usage.reconfiguring_ns)
         .end();
   }
   return out;

@@ -98,6 +98,8 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, s
     sm_busy += usage.sm_busy_ns;
     memory += usage.memory_mib_ns;
     m.context_switches += usage.context_switches;
+    m.reconfigurations += usage.reconfigurations;
+    m.repartitioning_gpu_hours += time_to_seconds(usage.draining_ns + usage.reconfiguring_ns) / 3600.0;
   }
   const double capacity = static_cast<double>(m.gpu_count) * static_cast<double>(horizon);
   if (capacity > 0) {
@@ -204,6 +206,8 @@ nlohmann::json run_metrics_json(const RunMetrics& m) {
                          {"sm_utilization_mean", m.sm_utilization_mean},
                          {"memory_used_mean_mib", m.memory_used_mean_mib},
                          {"context_switches", m.context_switches},
+                         {"reconfigurations", m.reconfigurations},
+                         {"repartitioning_gpu_hours", m.repartitioning_gpu_hours},
                          {"used_peak", m.gpus_used_peak},
                          {"gpu_hours_allocated", m.gpu_hours_allocated},
                          {"gpu_hours_provisioned", m.gpu_hours_provisioned}};

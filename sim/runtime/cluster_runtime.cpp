@@ -41,11 +41,10 @@ ClusterRuntime::ClusterRuntime(Simulator& sim, Cluster& cluster, Scheduler& sche
   slice_handler_.runtime = this;
   timer_handler_.runtime = this;
   requeue_handler_.runtime = this;
+  repartition_handler_.runtime = this;
   for (const Gpu& gpu : cluster.gpus()) {
-    if (gpu.sharing->slice_schedule()) {
-      slices_.resize(cluster.gpus().size());
-      break;
-    }
+    if (gpu.sharing->slice_schedule() && slices_.empty()) slices_.resize(cluster.gpus().size());
+    repartitioning_ = repartitioning_ || gpu.sharing->can_repartition();
   }
 }
 
@@ -112,6 +111,7 @@ void ClusterRuntime::on_arrival(std::size_t source) {
   // A newcomer may start at once if it fits; otherwise it waits in the queue.
   if (!scheduler_.might_fit(jobs_[job].spec) || !try_start(job)) {
     scheduler_.pending().push(job, jobs_[job].spec.priority, job);
+    plan_repartitions();
   }
   if (freed_by_kill_) schedule_pending();
 }
@@ -135,8 +135,9 @@ bool ClusterRuntime::try_start(std::uint32_t job) {
   const PodShape& shape = shapes_.shapes[rec.spec.shape];
   for_each_device(rec, [&](const DeviceAllocation& device) {
     Gpu& gpu = cluster_.gpu(device.gpu);
-    const DeviceAsk ask{shape.gpu_resource, device.units, shape.gpu_units};
-    gpu.residents.push_back(Resident{job, ask, shape.demand, 0.0});
+    const DeviceAsk ask{shape.gpu_resource, device.units, shape.gpu_units, shape.gpu_per_device};
+    const std::uint32_t slots = gpu.sharing->choose_slots(ask, gpu.residents);
+    gpu.residents.push_back(Resident{job, ask, shape.demand, 0.0, slots});
     ++gpu_usage_[gpu.index].jobs_started;
     ++rec.gpu_devices;
     if (rec.note < 0) {
@@ -447,6 +448,7 @@ void ClusterRuntime::on_requeue(std::uint32_t job) {
   // before now (a recreated pod's creation time is now).
   if (!scheduler_.might_fit(jobs_[job].spec) || !try_start(job)) {
     scheduler_.pending().push(job, jobs_[job].spec.priority, jobs_.size());
+    plan_repartitions();
   }
   if (freed_by_kill_) schedule_pending();
 }
@@ -487,7 +489,10 @@ void ClusterRuntime::vacate(std::uint32_t job) {
   for (std::uint32_t p = rec.first_pod; p < rec.first_pod + rec.pod_count; ++p) {
     scheduler_.release_pod(rec.spec, pods_[p], devices_);
   }
-  for (std::uint32_t gpu : touched) refresh_gpu(gpu);
+  for (std::uint32_t gpu : touched) {
+    refresh_gpu(gpu);
+    if (cluster_.gpu(gpu).draining && cluster_.gpu(gpu).residents.empty()) begin_reconfiguration(gpu);
+  }
 }
 
 void ClusterRuntime::kill(std::uint32_t job, const std::string& reason, KillCause cause, bool by_other) {
@@ -574,6 +579,65 @@ void ClusterRuntime::schedule_pending() {
       return false;
     });
   } while (freed_by_kill_);
+  plan_repartitions();
+}
+
+void ClusterRuntime::plan_repartitions() {
+  if (!repartitioning_ || scheduler_.pending().empty()) return;
+  std::vector<ResourceId>& considered = resources_scratch_;
+  considered.clear();
+  for (const auto& [gpu, plan] : repartitions_) considered.push_back(plan.ask.resource);
+  scheduler_.pending().for_each([&](std::uint32_t job) {
+    const PodShape& shape = shapes_.shapes[jobs_[job].spec.shape];
+    if (shape.gpu_units == 0) return;
+    // One repartitioning under way per resource; and none while some GPU offers the resource
+    // at all (the pod waits for it, rather than drain GPUs that serve other pods).
+    if (std::find(considered.begin(), considered.end(), shape.gpu_resource) != considered.end()) return;
+    considered.push_back(shape.gpu_resource);
+    const DeviceAsk ask{shape.gpu_resource, 1, shape.gpu_units, shape.gpu_per_device};
+    const Gpu* chosen = nullptr;
+    for (const Gpu& gpu : cluster_.gpus()) {
+      if (gpu.advertises(shape.gpu_resource)) return;
+      if (gpu.draining || !scheduler_.node_may_host(shape, cluster_.node(gpu.node))) continue;
+      if (!gpu.sharing->can_repartition_for(ask)) continue;
+      if (chosen == nullptr || gpu.residents.size() < chosen->residents.size()) chosen = &gpu;
+    }
+    if (chosen == nullptr) return;
+    const std::uint32_t g = chosen->index;
+    cluster_.gpu(g).draining = true;
+    repartitions_[g] = Repartition{ask, job, sim_.now(), -1};
+    log("repartition", job,
+        "drain " + cluster_.node(chosen->node).name + " GPU " + std::to_string(chosen->local_index) + " to offer " +
+            cluster_.resource_names().name(shape.gpu_resource));
+    if (chosen->residents.empty()) begin_reconfiguration(g);
+  });
+}
+
+void ClusterRuntime::begin_reconfiguration(std::uint32_t gpu) {
+  Repartition& plan = repartitions_.at(gpu);
+  if (plan.reconfigure_start >= 0) return;
+  plan.reconfigure_start = sim_.now();
+  cluster_.withdraw_resources(gpu);
+  scheduler_.node_changed(cluster_.gpu(gpu).node);
+  sim_.schedule_in(cluster_.gpu(gpu).sharing->repartition_time(), repartition_handler_, gpu);
+}
+
+void ClusterRuntime::on_repartitioned(std::uint32_t gpu_index) {
+  const Repartition plan = repartitions_.at(gpu_index);
+  repartitions_.erase(gpu_index);
+  Gpu& gpu = cluster_.gpu(gpu_index);
+  gpu.sharing->repartition_for(plan.ask);
+  cluster_.advertise_resources(gpu_index);
+  gpu.draining = false;
+  GpuUsage& usage = gpu_usage_[gpu_index];
+  ++usage.reconfigurations;
+  usage.draining_ns += plan.reconfigure_start - plan.drain_start;
+  usage.reconfiguring_ns += sim_.now() - plan.reconfigure_start;
+  scheduler_.node_changed(gpu.node);
+  log("repartitioned", plan.trigger,
+      cluster_.node(gpu.node).name + " GPU " + std::to_string(gpu.local_index) + " now offers " +
+          cluster_.resource_names().name(plan.ask.resource));
+  schedule_pending();
 }
 
 TimeseriesSample ClusterRuntime::sample_at(SimTime time) const {

@@ -8,6 +8,7 @@
 // remaining work is brought up to date and its completion event moved. A multi-GPU job
 // progresses at the rate of its slowest GPU.
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -74,6 +75,11 @@ struct GpuUsage {
   double sm_busy_ns = 0;     // integral of sm_load
   double memory_mib_ns = 0;  // integral of memory_mib
   std::int64_t peak_memory_mib = 0;
+  // Dynamic repartitioning (GpuSharing::can_repartition_for): layouts applied, time spent
+  // draining (taking no new pods while its pods finish) and reconfiguring (offering nothing).
+  std::uint32_t reconfigurations = 0;
+  SimTime draining_ns = 0;
+  SimTime reconfiguring_ns = 0;
 };
 
 struct RuntimeCounters {
@@ -173,6 +179,17 @@ class ClusterRuntime {
     ClusterRuntime* runtime = nullptr;
     void on_event(std::uint32_t job) override { runtime->on_requeue(job); }
   };
+  struct RepartitionHandler : EventHandler {
+    ClusterRuntime* runtime = nullptr;
+    void on_event(std::uint32_t gpu) override { runtime->on_repartitioned(gpu); }
+  };
+  // A GPU being drained and laid out anew for a pending pod's ask.
+  struct Repartition {
+    DeviceAsk ask;
+    std::uint32_t trigger = 0;  // the pending job it is done for (for the event log)
+    SimTime drain_start = 0;
+    SimTime reconfigure_start = -1;  // -1 while still draining
+  };
   // Slice-level mode of one GPU (GpuSharing::slice_schedule): who holds the GPU and until when.
   struct SliceState {
     EventId timer;
@@ -208,6 +225,11 @@ class ClusterRuntime {
   // Slice-level mode: runs or stops the slice timer of one GPU and sets its residents' rates.
   void set_slice_rates(std::uint32_t gpu);
   void on_slice_end(std::uint32_t gpu);
+  // Dynamic repartitioning: for each resource that pending jobs ask for and no GPU offers,
+  // drains one GPU whose policy can be laid out anew to offer it (the least used one).
+  void plan_repartitions();
+  void begin_reconfiguration(std::uint32_t gpu);
+  void on_repartitioned(std::uint32_t gpu);
   std::int32_t intern_text(std::vector<std::string>& table, std::unordered_map<std::string, std::int32_t>& index,
                            const std::string& text);
   // Recomputes rates on one GPU and moves the completion events of its residents.
@@ -238,7 +260,10 @@ class ClusterRuntime {
   std::unordered_map<std::string, std::int32_t> failure_index_;
   std::vector<std::string> notes_;
   std::unordered_map<std::string, std::int32_t> note_index_;
-  std::vector<SliceState> slices_;  // by GPU; empty when no GPU runs slice-level
+  std::vector<SliceState> slices_;                     // by GPU; empty when no GPU runs slice-level
+  bool repartitioning_ = false;                        // some GPU's policy can be repartitioned
+  std::map<std::uint32_t, Repartition> repartitions_;  // by GPU, ordered for determinism
+  std::vector<ResourceId> resources_scratch_;
   // One per job with a behaviour: its program and its pending timer.
   struct BehaviourSlot {
     std::unique_ptr<JobBehaviour> program;
@@ -263,6 +288,7 @@ class ClusterRuntime {
   SliceHandler slice_handler_;
   TimerHandler timer_handler_;
   RequeueHandler requeue_handler_;
+  RepartitionHandler repartition_handler_;
   Casualties casualties_scratch_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> failed_shapes_scratch_;  // (shape, pods)
   std::vector<std::uint32_t> vacated_gpus_scratch_;

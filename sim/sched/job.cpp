@@ -14,6 +14,8 @@ std::uint64_t shape_hash(const PodShape& shape) {
   mix(shape.gpu_resource);
   mix(static_cast<std::uint64_t>(shape.gpu_units));
   mix(static_cast<std::uint64_t>(shape.demand.mem_mib));
+  for (const ResourceQuantity& q : shape.gpu_per_device.view())
+    mix(q.resource ^ static_cast<std::uint64_t>(q.quantity));
   return hash;
 }
 

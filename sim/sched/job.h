@@ -17,11 +17,12 @@ namespace sharesim {
 struct PodShape {
   std::int64_t cpu_milli = 0;
   std::int64_t memory_mib = 0;
-  ResourceId gpu_resource = 0;  // the GPU extended resource requested (nvidia.com/gpu, ...)
-  std::int64_t gpu_units = 0;   // as the pod's `limits` ask for it
-  std::string gpu_product;      // node selector on nvidia.com/gpu.product; empty = any model
-  std::string gpu_model_id;     // the catalog id the selector came from (for messages)
-  PhaseDemand demand;           // contention-model demand while running
+  ResourceId gpu_resource = 0;         // the GPU extended resource requested (nvidia.com/gpu, ...)
+  std::int64_t gpu_units = 0;          // as the pod's `limits` ask for it
+  PerDeviceQuantities gpu_per_device;  // further resources taken from each of its devices
+  std::string gpu_product;             // node selector on nvidia.com/gpu.product; empty = any model
+  std::string gpu_model_id;            // the catalog id the selector came from (for messages)
+  PhaseDemand demand;                  // contention-model demand while running
 
   bool operator==(const PodShape&) const = default;
 };

@@ -83,21 +83,55 @@ bool Scheduler::passes_filters(const PodShape& shape, const Node& node) const {
 bool Scheduler::assign_devices(const PodShape& shape, const Node& node, std::vector<DeviceAllocation>& out,
                                std::string* refusal) const {
   if (shape.gpu_units == 0) return true;
-  const DeviceAsk one_unit{shape.gpu_resource, 1, shape.gpu_units};
+  const auto refuse = [&](const std::string& reason) {
+    if (refusal != nullptr && refusal->empty()) *refusal = reason;
+    return false;
+  };
+  if (node.gpu_count == 0) return refuse(insufficient(cluster_.resource_names().name(shape.gpu_resource)));
+  // All GPUs of a node belong to one pool and so follow one policy.
+  const GpuSharing& policy = *cluster_.gpu(node.first_gpu).sharing;
+  const UnitSpread spread = policy.unit_spread();
+  const DeviceAsk ask{shape.gpu_resource, spread == UnitSpread::AllOnOneDevice ? shape.gpu_units : 1, shape.gpu_units,
+                      shape.gpu_per_device};
+  if (policy.has_node_rule()) {
+    std::vector<std::span<const Resident>> node_gpus;
+    for (std::uint32_t local = 0; local < node.gpu_count; ++local) {
+      node_gpus.emplace_back(cluster_.gpu(node.first_gpu + local).residents);
+    }
+    std::string* reason = refusal != nullptr && refusal->empty() ? refusal : nullptr;
+    if (!policy.admit_on_node(ask, node_gpus, reason)) return false;
+  }
   std::uint32_t admitted_mask = 0;
   for (std::uint32_t local = 0; local < node.gpu_count; ++local) {
     const Gpu& gpu = cluster_.gpu(node.first_gpu + local);
     const std::int64_t free_units = gpu.free_units(shape.gpu_resource);
-    if (free_units < 1) continue;
+    if (free_units < ask.units) continue;
+    if (gpu.draining) {
+      refuse("GPU " + std::to_string(local) + " is being drained for repartitioning");
+      continue;
+    }
+    // Per-device quantities the GPU advertises are counted here; the others are the policy's.
+    bool quantities_fit = true;
+    for (const ResourceQuantity& q : ask.per_device.view()) {
+      if (gpu.advertises(q.resource) && gpu.free_units(q.resource) < q.quantity) {
+        refuse(insufficient(cluster_.resource_names().name(q.resource)));
+        quantities_fit = false;
+        break;
+      }
+    }
+    if (!quantities_fit) continue;
     // Only the first refusal's reason is reported, so later ones are not asked for.
     std::string* reason = refusal != nullptr && refusal->empty() ? refusal : nullptr;
-    if (gpu.sharing->admit(one_unit, free_units, gpu.residents, reason)) {
-      if (shape.gpu_units == 1) {  // one GPU: the lowest admitted one is the choice
-        out.push_back({gpu.index, 1});
+    if (gpu.sharing->admit(ask, free_units, gpu.residents, reason)) {
+      if (shape.gpu_units == 1 || spread == UnitSpread::AllOnOneDevice) {  // the lowest admitted GPU is the choice
+        out.push_back({gpu.index, ask.units});
         return true;
       }
       admitted_mask |= 1u << local;
     }
+  }
+  if (spread == UnitSpread::AllOnOneDevice) {
+    return refuse(insufficient(cluster_.resource_names().name(shape.gpu_resource)));
   }
   const auto wanted = static_cast<std::uint32_t>(shape.gpu_units);
   if (static_cast<std::uint32_t>(std::popcount(admitted_mask)) >= wanted) {
@@ -107,22 +141,26 @@ bool Scheduler::assign_devices(const PodShape& shape, const Node& node, std::vec
     }
     return true;
   }
-  // Several units from one device (time-slicing replicas): fill the admitted GPUs in order.
+  // Several units from one device (time-slicing replicas, MIG instances): fill the admitted
+  // GPUs in order.
   std::int64_t remaining = shape.gpu_units;
   const std::size_t start = out.size();
-  for (std::uint32_t local = 0; local < node.gpu_count && remaining > 0; ++local) {
-    if (!(admitted_mask >> local & 1u)) continue;
-    const Gpu& gpu = cluster_.gpu(node.first_gpu + local);
-    if (!gpu.sharing->allows_several_units_per_device()) continue;
-    const std::int64_t take = std::min(remaining, gpu.free_units(shape.gpu_resource));
-    out.push_back({gpu.index, take});
-    remaining -= take;
+  if (spread == UnitSpread::SeveralPerDevice) {
+    for (std::uint32_t local = 0; local < node.gpu_count && remaining > 0; ++local) {
+      if (!(admitted_mask >> local & 1u)) continue;
+      const Gpu& gpu = cluster_.gpu(node.first_gpu + local);
+      const std::int64_t take = std::min(remaining, gpu.free_units(shape.gpu_resource));
+      out.push_back({gpu.index, take});
+      remaining -= take;
+    }
   }
   if (remaining == 0) return true;
   out.resize(start);
-  if (refusal != nullptr && refusal->empty())
-    *refusal = insufficient(cluster_.resource_names().name(shape.gpu_resource));
-  return false;
+  return refuse(insufficient(cluster_.resource_names().name(shape.gpu_resource)));
+}
+
+bool Scheduler::node_may_host(const PodShape& shape, const Node& node) const {
+  return matches_selector(shape, node) && node.cpu_milli >= shape.cpu_milli && node.memory_mib >= shape.memory_mib;
 }
 
 bool Scheduler::might_fit(const JobSpec& job) {
@@ -149,6 +187,10 @@ bool Scheduler::place_pod(const PodShape& shape, int preferred_rack, std::vector
   node.memory_allocated += shape.memory_mib;
   for (std::size_t d = device_start; d < devices.size(); ++d) {
     cluster_.allocate_units(devices[d].gpu, shape.gpu_resource, devices[d].units);
+    for (const ResourceQuantity& q : shape.gpu_per_device.view()) {
+      if (cluster_.gpu(devices[d].gpu).advertises(q.resource))
+        cluster_.allocate_units(devices[d].gpu, q.resource, q.quantity);
+    }
   }
   pods.push_back(
       {*chosen, static_cast<std::uint32_t>(device_start), static_cast<std::uint32_t>(devices.size() - device_start)});
@@ -181,6 +223,10 @@ void Scheduler::release_pod(const JobSpec& job, const PodPlacement& pod, const s
   node.memory_allocated -= shape.memory_mib;
   for (std::uint32_t d = pod.first_device; d < pod.first_device + pod.device_count; ++d) {
     cluster_.release_units(devices[d].gpu, shape.gpu_resource, devices[d].units);
+    for (const ResourceQuantity& q : shape.gpu_per_device.view()) {
+      if (cluster_.gpu(devices[d].gpu).advertises(q.resource))
+        cluster_.release_units(devices[d].gpu, q.resource, q.quantity);
+    }
   }
   placement_->node_changed(pod.node);
 }

@@ -55,6 +55,12 @@ class Scheduler {
   // A cheap necessary condition: false when no node has enough free GPU units for one pod.
   bool might_fit(const JobSpec& job);
 
+  // Whether the node could ever host a pod of this shape, GPUs aside: it matches the pod's
+  // node selector and has the cpu and memory when empty.
+  bool node_may_host(const PodShape& shape, const Node& node) const;
+  // The node's resources changed outside a placement (a GPU repartitioned).
+  void node_changed(std::uint32_t node) { placement_->node_changed(node); }
+
  private:
   // Filter plugins on one node for one pod: appends each failing filter's reason (none when
   // it passes). passes_filters() is the same test without building text.

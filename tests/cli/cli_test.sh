@@ -272,6 +272,54 @@ for node in nodes:
     assert node["capacity"]["nvidia.com/gpu"] == "2", node
     assert node["allocatable"]["nvidia.com/gpu"] == "2", node
 ' <"$tmp/stdout"
+# Fractional sharing, cGPU flavour: 4 V100-16GB (16160 MiB each as nvidia-smi reports it, so
+# 15 whole GiB) advertise 60 GiB and 400 percent of computing power.
+cat >cgpu.json <<'EOF'
+{
+  "name": "cli-cgpu",
+  "cluster": { "node_pools": [
+    { "name": "v100", "nodes": 1, "gpu": "V100-16GB", "gpus_per_node": 4,
+      "cpu_milli": 64000, "memory_mib": 262144,
+      "sharing": { "policy": "fractional", "flavour": "cgpu" } } ] },
+  "workload": { "jobs": [
+    { "name": "infer", "duration": "60s",
+      "request": { "limits": { "aliyun.com/gpu-mem": 4, "aliyun.com/gpu-core.percentage": 30 } } } ] }
+}
+EOF
+check "describe-nodes of a cGPU pool" succeeds describe-nodes cgpu.json
+check "describe-nodes: aliyun.com/gpu-mem 60 and aliyun.com/gpu-core.percentage 400, capacity and allocatable" \
+  test "$(grep -cE '^ +aliyun\.com/gpu-mem: +60$' "$tmp/stdout")" = 2 -a \
+  "$(grep -cE '^ +aliyun\.com/gpu-core\.percentage: +400$' "$tmp/stdout")" = 2
+sed 's/"aliyun.com\/gpu-core.percentage": 30/"aliyun.com\/gpu-core.percentage": 33/' cgpu.json >cgpu-33.json
+expect_bad_input "cGPU core percentage 33: validate exits 2 naming the multiple-of-5 rule" "" \
+  '/workload/jobs/0/request/limits/aliyun.com~1gpu-core.percentage: expected a multiple of 5 from 5 to 100, found 33; ACK cGPU' \
+  validate cgpu-33.json
+expect_bad_input "cGPU core percentage 33: run exits 2 and writes nothing" "$tmp/out-cgpu-33" 'expected a multiple of 5' \
+  run -o "$tmp/out-cgpu-33" cgpu-33.json
+# MIG: H100 all-1g.10gb under the single strategy offers 7 nvidia.com/gpu per GPU; 2 x 3g.40gb
+# with 48 time-slicing replicas under the mixed strategy offers 96 nvidia.com/mig-3g.40gb.
+cat >mig.json <<'EOF'
+{
+  "name": "cli-mig",
+  "cluster": { "node_pools": [
+    { "name": "single", "nodes": 1, "gpu": "H100-80GB", "gpus_per_node": 2,
+      "cpu_milli": 64000, "memory_mib": 262144,
+      "sharing": { "policy": "mig", "strategy": "single", "layout": "all-1g.10gb" } },
+    { "name": "mixed", "nodes": 1, "gpu": "H100-80GB", "gpus_per_node": 1,
+      "cpu_milli": 64000, "memory_mib": 262144,
+      "sharing": { "policy": "mig", "strategy": "mixed", "layout": ["3g.40gb", "3g.40gb"],
+                   "timeslice": { "replicas": 48 } } } ] },
+  "workload": { "jobs": [ { "name": "train", "duration": "60s", "request": { "gpus": 1 } } ] }
+}
+EOF
+check "describe-nodes of MIG pools" succeeds describe-nodes mig.json
+check "describe-nodes: nvidia.com/gpu 14 (2 x all-1g.10gb) and nvidia.com/mig-3g.40gb 96" \
+  test "$(grep -cE '^ +nvidia\.com/gpu: +14$' "$tmp/stdout")" = 2 -a \
+  "$(grep -cE '^ +nvidia\.com/mig-3g\.40gb: +96$' "$tmp/stdout")" = 2
+sed 's/\["3g.40gb", "3g.40gb"\]/["3g.40gb@0", "4g.40gb@0"]/' mig.json >mig-overlap.json
+expect_bad_input "MIG overlapping layout: validate exits 2 with the reason" "" \
+  '/cluster/node_pools/1/sharing/layout: 4g.40gb@0 (memory slices 0-3) overlaps 3g.40gb@0' \
+  validate mig-overlap.json
 check "gpus" succeeds gpus
 check "gpus lists A100-80GB" grep -q '^A100-80GB ' "$tmp/stdout"
 check "gpus lists H100-80GB" grep -q '^H100-80GB ' "$tmp/stdout"
@@ -363,10 +411,20 @@ check "compare the flagship under six policies" succeeds compare "$flagship" --p
 check "compare prints the side-by-side table" grep -q '^JCT p50 (s) ' "$tmp/stdout"
 check "compare writes compare.csv and compare.json" files_exist "$tmp/compare-1" compare.csv compare.json
 check "compare.csv has a header and 6 rows" test "$(grep -c '' "$tmp/compare-1/compare.csv" 2>/dev/null)" = 7
-check "compare.csv: mig and fractional not implemented" \
-  test "$(grep -cE '^(mig,mig|fractional,fractional),not implemented in this version,' "$tmp/compare-1/compare.csv")" = 2
-check "compare.csv: the other four ran" test "$(grep -cE '^[a-z]+,[a-z]+,ok,' "$tmp/compare-1/compare.csv")" = 4
+check "compare.csv header: variant, policy, sharing, then the figures" \
+  test "$(head -n 1 "$tmp/compare-1/compare.csv" | cut -d, -f1-4)" = variant,policy,sharing,jobs_submitted
+check "compare.csv header has no status or note column" \
+  test "$(head -n 1 "$tmp/compare-1/compare.csv" | tr , '\n' | grep -cxE 'status|note')" = 0
+check "compare.csv: all six policies ran, in order, each completing jobs" python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [(r["variant"], r["policy"]) for r in rows] == [(p, p) for p in sys.argv[2].split(",")], rows
+assert all(int(r["jobs_completed"]) > 0 for r in rows), rows' "$tmp/compare-1/compare.csv" "$six"
 check "compare writes each run's outputs" files_exist "$tmp/compare-1/timeslice" "${outputs[@]}"
+check "compare writes the mig and fractional runs' outputs too" \
+  files_exist "$tmp/compare-1" mig/summary.json mig/jobs.csv fractional/summary.json fractional/jobs.csv
+check "compare --help" succeeds compare --help
+check "compare --help: every built-in policy is the default" grep -q "default: $six)" "$tmp/stdout"
 check "compare -q again, same seed" succeeds compare -q "$flagship" --policies $six -o "$tmp/compare-2"
 check "compare -q prints nothing on stdout" stdout_empty
 check "same seed, identical compare.csv" same_file "$tmp/compare-1/compare.csv" "$tmp/compare-2/compare.csv"
@@ -436,6 +494,23 @@ expect_bad_input "batch jobs keep no checkpoints" "" '/workload/generators/0/che
   validate small.json --set workload.generators.0.kind=batch --set workload.generators.0.checkpoint_interval=10m
 expect_bad_input "a restart policy is Never or OnFailure" "" '/workload/generators/0/restart/policy: ' \
   validate small.json --set 'workload.generators.0.restart={"policy": "Always"}'
+
+# ---- profiles mig-check (MIG slice speeds against MISO's measurements, docs/models.md) ------
+
+miso=$src/../shared/data/miso
+mig_table_header='| MIG profile | n | bias (mean rel. error) | RMS rel. error | worst abs. rel. error | worst for |'
+if [[ -f $miso/mig_mean_iter_latency_s.csv ]]; then
+  check "profiles mig-check on MISO's data" succeeds profiles mig-check --miso "$miso"
+  cp "$tmp/stdout" "$tmp/mig-check-1.md"
+  check "mig-check prints the error tables' header line" grep -qxF "$mig_table_header" "$tmp/mig-check-1.md"
+  check "mig-check prints two tables, each with an 'all' row" test "$(grep -c '^| all | ' "$tmp/mig-check-1.md")" = 2
+  check "profiles mig-check again" succeeds profiles mig-check --miso "$miso"
+  check "mig-check prints the same tables again" same_file "$tmp/mig-check-1.md" "$tmp/stdout"
+else
+  echo "skip - profiles mig-check: $miso absent"
+fi
+expect_bad_input "profiles mig-check: a missing data folder is named" "" "/nonexistent/mig_mean_iter_latency_s.csv" \
+  profiles mig-check --miso /nonexistent
 
 # ---- help -------------------------------------------------------------------------------
 

@@ -133,7 +133,7 @@ FitDemand fit_residuals(const Residuals& residuals) {
 // to 7g.40gb, or to running alone); the report gives the relative error of each.
 Residuals slice_residuals(std::span<const SliceObservation> observations) {
   return [observations](FitDemand x, std::vector<double>& out) {
-    for (const SliceObservation& o : observations) out.push_back(partition_speed(x, o.f_sm, o.f_bw) - o.speed);
+    for (const SliceObservation& o : observations) out.push_back(slice_speed(x, o) - o.speed);
   };
 }
 
@@ -261,6 +261,11 @@ double partition_speed(FitDemand demand, double f_sm, double f_bw) {
   if (demand.sm > 0) rate = std::min(rate, f_sm / demand.sm);
   if (demand.bw > 0) rate = std::min(rate, f_bw / demand.bw);
   return rate;
+}
+
+double slice_speed(FitDemand demand, const SliceObservation& observation) {
+  return partition_speed(demand, observation.f_sm, observation.f_bw) /
+         partition_speed(demand, observation.ref_f_sm, observation.ref_f_bw);
 }
 
 ErrorSummary relative_errors(std::span<const double> predicted, std::span<const double> measured) {
@@ -435,10 +440,15 @@ std::vector<WorkloadProfile> read_gavel_profiles(const std::string& dir) {
 
 std::vector<SliceObservation> slice_observations(const WorkloadProfile& profile) {
   std::vector<SliceObservation> out;
+  const auto share = [](const MigSlice& slice) {
+    return std::pair{static_cast<double>(slice.sm_count) / kMisoGpuSmCount, slice.memory_eighths / 8.0};
+  };
+  const auto [ref_sm, ref_bw] = share(kA100MigSlices[0]);
   for (std::size_t i = 1; i < kA100MigSlices.size(); ++i) {  // 7g.40gb is the reference (speed 1 by definition)
     const MigSlice& slice = kA100MigSlices[i];
     if (const auto speed = profile.mig_speed(slice.name)) {
-      out.push_back({slice.compute_sevenths / 7.0, slice.memory_eighths / 8.0, *speed});
+      const auto [f_sm, f_bw] = share(slice);
+      out.push_back({f_sm, f_bw, *speed, ref_sm, ref_bw});
     }
   }
   return out;
@@ -587,7 +597,7 @@ void fit_profiles(std::vector<WorkloadProfile>& profiles, const PairSolver& solv
     std::vector<double> predicted, measured;
     const FitDemand x{p.sm, p.bw};
     for (const SliceObservation& o : slices) {
-      predicted.push_back(partition_speed(x, o.f_sm, o.f_bw));
+      predicted.push_back(slice_speed(x, o));
       measured.push_back(o.speed);
     }
     for (const PairObservation& o : pairs) {

@@ -37,12 +37,18 @@ inline constexpr int kDemandDigits = 4;
 // bottleneck rule with one task).
 double partition_speed(FitDemand demand, double f_sm, double f_bw);
 
-// One measured speed on a partition.
+// One measured speed on a partition, relative to a reference partition (MISO: the 7g
+// instance, which has 98 of the A100's 108 SMs).
 struct SliceObservation {
-  double f_sm = 1;
+  double f_sm = 1;  // the partition's share of the GPU's SMs and of its DRAM bandwidth
   double f_bw = 1;
-  double speed = 1;  // measured, relative to the whole GPU
+  double speed = 1;     // measured, relative to the reference partition
+  double ref_f_sm = 1;  // the reference partition's shares (1, 1 = the whole GPU)
+  double ref_f_bw = 1;
 };
+// The speed the model predicts for an observation: partition_speed on the partition over
+// partition_speed on the reference, as the MIG policy's rates give it (docs/models.md "MIG").
+double slice_speed(FitDemand demand, const SliceObservation& observation);
 // One measured speed beside a partner; `self_pair` = the partner is the same job type (its
 // demand is the one being fitted).
 struct PairObservation {

@@ -252,4 +252,16 @@ std::vector<std::string> ProfileLibrary::names() const {
   return out;
 }
 
+std::uint32_t builtin_profile_id(const WorkloadProfile& profile) {
+  const std::vector<WorkloadProfile>& all = ProfileLibrary::builtin().profiles();
+  return static_cast<std::uint32_t>(&profile - all.data()) + 1;
+}
+
+std::optional<double> builtin_measured_mig_speed(std::uint32_t profile_id, std::string_view gpu_id,
+                                                 std::string_view mig_profile) {
+  const std::vector<WorkloadProfile>& all = ProfileLibrary::builtin().profiles();
+  if (gpu_id != kMisoGpu || profile_id == 0 || profile_id > all.size()) return std::nullopt;
+  return all[profile_id - 1].mig_speed(mig_profile);
+}
+
 }  // namespace sharesim

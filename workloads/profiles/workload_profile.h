@@ -20,17 +20,21 @@
 
 namespace sharesim {
 
-// The A100-40GB MIG GPU-instance profiles MISO measured, with their share of the compute and
-// memory slices (NVIDIA MIG user guide, "Supported MIG Profiles", A100-SXM4-40GB table:
-// fraction of SMs in sevenths, fraction of memory in eighths). Memory bandwidth follows the
-// memory slices (each memory slice brings its share of the memory controllers and L2).
+// The A100-40GB MIG GPU-instance profiles MISO measured, with the SMs of one instance and its
+// share of the memory slices (`nvidia-smi mig -lgip` on A100-SXM4-40GB, NVIDIA MIG user guide
+// "Getting Started with MIG"; the same figures as policies/mig/mig_profiles.cpp, which
+// workloads/ may not include: tests/unit/app/mig_speed_check_test.cpp checks they agree).
+// Memory bandwidth follows the memory slices (each memory slice brings its share of the memory
+// controllers and L2).
 struct MigSlice {
   std::string_view name;
-  int compute_sevenths;
+  int sm_count;
   int memory_eighths;
 };
+inline constexpr std::string_view kMisoGpu = "A100-40GB";  // the GPU model MISO measured on
+inline constexpr int kMisoGpuSmCount = 108;                // its SMs outside MIG mode (catalog sm_count)
 inline constexpr std::array<MigSlice, 5> kA100MigSlices{
-    {{"7g.40gb", 7, 8}, {"4g.20gb", 4, 4}, {"3g.20gb", 3, 4}, {"2g.10gb", 2, 2}, {"1g.5gb", 1, 1}}};
+    {{"7g.40gb", 98, 8}, {"4g.20gb", 56, 4}, {"3g.20gb", 42, 4}, {"2g.10gb", 28, 2}, {"1g.5gb", 14, 1}}};
 
 // What was measured when the job ran beside another on one GPU (Gavel's [own, other]).
 struct PairThroughput {
@@ -102,5 +106,13 @@ class ProfileLibrary {
  private:
   std::vector<WorkloadProfile> profiles_;
 };
+
+// PhaseDemand::profile of a built-in profile: 1 + its index in ProfileLibrary::builtin().
+std::uint32_t builtin_profile_id(const WorkloadProfile& profile);
+// The measured speed of built-in profile `profile_id` on MIG profile `mig_profile` of GPU model
+// `gpu_id`, relative to the 7g instance: MISO's table, measured on A100-40GB only, so other
+// models get nullopt (the contention model applies there).
+std::optional<double> builtin_measured_mig_speed(std::uint32_t profile_id, std::string_view gpu_id,
+                                                 std::string_view mig_profile);
 
 }  // namespace sharesim

@@ -1,5 +1,5 @@
 // sharesim compare (apps/compare_run.h): one scenario under each sharing policy, same seed;
-// planned policies reported as not implemented; deterministic compare.csv / compare.json.
+// every built-in policy runs; deterministic compare.csv / compare.json.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -54,7 +54,7 @@ InputError compare_error(const Scenario& scenario, const std::vector<std::string
   return InputError("", "", "");
 }
 
-TEST(Compare, EveryPolicyHasARowWithItsStatus) {
+TEST(Compare, EveryBuiltInPolicyRunsAndHasItsRowOfFigures) {
   CompareRun compare(mixed_scenario(), GpuCatalog::builtin(), kAll);
   compare.run();
   ASSERT_EQ(compare.results().size(), kAll.size());
@@ -62,42 +62,55 @@ TEST(Compare, EveryPolicyHasARowWithItsStatus) {
     const CompareResult& r = compare.results()[i];
     EXPECT_EQ(r.variant.name, kAll[i]);
     EXPECT_EQ(r.variant.policy, kAll[i]);
-    const bool planned = kAll[i] == "mig" || kAll[i] == "fractional";
-    EXPECT_EQ(r.status, planned ? kCompareNotImplemented : kCompareOk) << kAll[i];
-    EXPECT_EQ(r.run == nullptr, planned) << kAll[i];
-    if (r.run) {
-      // The run really used the policy, on every GPU pool, with the scenario's seed and jobs.
-      EXPECT_EQ(r.run->cluster().pools().front().policy, kAll[i]);
-      EXPECT_EQ(r.run->scenario().seed, 3u);
-      EXPECT_EQ(r.run->metrics().submitted, 66u) << kAll[i];
-    }
+    ASSERT_TRUE(r.run) << kAll[i];
+    // The run really used the policy, on every GPU pool, with the scenario's seed and jobs.
+    EXPECT_EQ(r.run->cluster().pools().front().policy, kAll[i]);
+    EXPECT_EQ(r.run->scenario().seed, 3u);
+    EXPECT_EQ(r.run->metrics().submitted, 66u) << kAll[i];
+    EXPECT_GT(r.run->metrics().completed, 0u) << kAll[i];
   }
-}
+  // The built-in defaults of mig and fractional.
+  EXPECT_EQ(compare.results()[3].variant.sharing_summary().dump(),
+            R"({"policy":"mig","strategy":"single","layout":"all-2g.20gb"})");
+  EXPECT_EQ(compare.results()[5].variant.sharing_summary().dump(), R"({"policy":"fractional"})");
 
-TEST(Compare, PlannedPoliciesAreReportedNotFaked) {
-  CompareRun compare(mixed_scenario(), GpuCatalog::builtin(), {"exclusive", "mig", "fractional"});
-  compare.run();
+  // compare.json: one object per policy, with its figures and no status or note.
   const nlohmann::ordered_json json = compare.json();
-  ASSERT_EQ(json["policies"].size(), 3u);
-  for (std::size_t i = 1; i < 3; ++i) {
+  ASSERT_EQ(json["policies"].size(), kAll.size());
+  for (std::size_t i = 0; i < kAll.size(); ++i) {
     const auto& row = json["policies"][i];
-    EXPECT_EQ(row["status"], "not implemented in this version");
-    EXPECT_NE(row["note"].get<std::string>().find("is not implemented in this version of sharesim"), std::string::npos);
-    EXPECT_TRUE(row["jct_p50_s"].is_null());
-    EXPECT_TRUE(row["jobs_completed"].is_null());
-    EXPECT_TRUE(row["gpus_used_peak"].is_null());
+    EXPECT_EQ(row["variant"], kAll[i]);
+    EXPECT_FALSE(row.contains("status")) << kAll[i];
+    EXPECT_FALSE(row.contains("note")) << kAll[i];
+    EXPECT_EQ(row["jobs_submitted"], 66u) << kAll[i];
+    EXPECT_GT(row["jobs_completed"].get<std::uint64_t>(), 0u) << kAll[i];
+    EXPECT_FALSE(row["jct_p50_s"].is_null()) << kAll[i];
+    EXPECT_FALSE(row["gpus_used_peak"].is_null()) << kAll[i];
   }
-  EXPECT_FALSE(json["policies"][0]["jct_p50_s"].is_null());
-  EXPECT_TRUE(json["policies"][0]["note"].is_null());
-  // The CSV row has the status and empty figures.
+  EXPECT_EQ(json["policies"][3]["sharing"].dump(), R"({"policy":"mig","strategy":"single","layout":"all-2g.20gb"})");
+  EXPECT_EQ(json["policies"][5]["sharing"].dump(), R"({"policy":"fractional"})");
+
+  // compare.csv: the header, then one row per policy that starts with its name and policy.
   std::istringstream csv(compare.csv());
-  std::string header, exclusive, mig;
+  std::string header;
   std::getline(csv, header);
-  std::getline(csv, exclusive);
-  std::getline(csv, mig);
-  EXPECT_EQ(header.rfind("variant,policy,status,sharing,", 0), 0u) << header;
-  EXPECT_EQ(mig.rfind("mig,mig,not implemented in this version,", 0), 0u) << mig;
-  EXPECT_NE(mig.find(",,,,"), std::string::npos) << mig;
+  EXPECT_EQ(header.rfind("variant,policy,sharing,jobs_submitted,jobs_completed,", 0), 0u) << header;
+  std::istringstream columns(header);
+  for (std::string column; std::getline(columns, column, ',');) {
+    EXPECT_NE(column, "status");
+    EXPECT_NE(column, "note");
+  }
+  for (const std::string& name : kAll) {
+    std::string line;
+    ASSERT_TRUE(std::getline(csv, line)) << name;
+    EXPECT_EQ(line.rfind(name + "," + name + ",", 0), 0u) << line;
+    EXPECT_NE(line.find(",66,"), std::string::npos) << line;  // jobs_submitted
+  }
+  std::string extra;
+  EXPECT_FALSE(std::getline(csv, extra)) << extra;
+  // The table has no status row.
+  EXPECT_EQ(compare.table().find("status"), std::string::npos);
+  EXPECT_NE(compare.table().find("simulated   6 runs"), std::string::npos) << compare.table();
 }
 
 TEST(Compare, SameSeedGivesByteIdenticalCompareFiles) {
@@ -109,16 +122,16 @@ TEST(Compare, SameSeedGivesByteIdenticalCompareFiles) {
     compare.run();
     compare.write_outputs(dir.string());
   }
-  for (const char* file : {"compare.csv", "compare.json", "timeslice/jobs.csv", "mps/gpus.csv"}) {
+  for (const char* file :
+       {"compare.csv", "compare.json", "timeslice/jobs.csv", "mps/gpus.csv", "mig/jobs.csv", "fractional/jobs.csv"}) {
     const std::string left = read_file(a / file);
     EXPECT_FALSE(left.empty()) << file;
     EXPECT_EQ(left, read_file(b / file)) << file;
   }
   EXPECT_EQ(read_file(a / "compare.json").find("wall"), std::string::npos);
   EXPECT_EQ(read_file(a / "compare.csv").find("wall"), std::string::npos);
-  // Each run's own outputs, and none for the policies that did not run.
-  EXPECT_TRUE(std::filesystem::exists(a / "vgpu" / "summary.json"));
-  EXPECT_FALSE(std::filesystem::exists(a / "mig"));
+  // Each run's own outputs, every policy's.
+  for (const std::string& policy : kAll) EXPECT_TRUE(std::filesystem::exists(a / policy / "summary.json")) << policy;
   // Seven lines: the header and one per policy.
   const std::string csv = read_file(a / "compare.csv");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7);
@@ -162,7 +175,8 @@ TEST(Compare, PolicyListIsChecked) {
 
 TEST(Compare, ScenarioVariantsReplaceEveryGpuPoolsSharing) {
   const Scenario scenario = mixed_scenario(
-      R"("compare": {"variants": {"ts8": {"policy": "timeslice", "replicas": 8}, "mig-7": {"policy": "mig"}}}, )");
+      R"("compare": {"variants": {"ts8": {"policy": "timeslice", "replicas": 8},
+                                  "mig-7": {"policy": "mig", "layout": "all-1g.10gb"}}}, )");
   CompareRun compare(scenario, GpuCatalog::builtin(), {"ts8", "mig-7"});
   const CompareResult& ts8 = compare.results()[0];
   ASSERT_TRUE(ts8.run);
@@ -174,7 +188,18 @@ TEST(Compare, ScenarioVariantsReplaceEveryGpuPoolsSharing) {
   EXPECT_EQ(advertised, 16);
   // summary.json echoes the scenario as it ran.
   EXPECT_EQ(ts8.run->summary()["scenario"]["cluster"]["node_pools"][0]["sharing"]["replicas"], 8);
-  EXPECT_EQ(compare.results()[1].status, kCompareNotImplemented);
+  // 2 GPUs x 7 1g.10gb instances, each one nvidia.com/gpu under the single strategy.
+  const CompareResult& mig7 = compare.results()[1];
+  ASSERT_TRUE(mig7.run);
+  EXPECT_FALSE(mig7.variant.builtin);
+  EXPECT_EQ(mig7.variant.policy, "mig");
+  EXPECT_EQ(mig7.run->cluster().pools().front().policy, "mig");
+  std::int64_t instances = 0;
+  for (const Gpu& gpu : mig7.run->cluster().gpus()) {
+    for (const auto& resource : gpu.sharing->advertise()) instances += resource.quantity;
+  }
+  EXPECT_EQ(instances, 14);
+  EXPECT_EQ(mig7.run->summary()["scenario"]["cluster"]["node_pools"][0]["sharing"]["layout"], "all-1g.10gb");
 }
 
 TEST(Compare, BadVariantConfigPointsAtTheVariant) {

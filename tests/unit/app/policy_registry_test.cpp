@@ -1,4 +1,6 @@
 // Sharing-policy configs are checked against the registry when the cluster is built.
+#include "policies/policy_registry.h"
+
 #include <gtest/gtest.h>
 
 #include "run_helpers.h"
@@ -27,11 +29,12 @@ TEST(PolicyRegistry, MisspeltPolicySuggestsTheKnownOne) {
   EXPECT_EQ(e.problem(), "unknown sharing policy \"exclusiv\"; did you mean \"exclusive\"?");
 }
 
-TEST(PolicyRegistry, PlannedPolicyIsRefusedAsNotImplemented) {
-  const InputError e = sharing_error(R"({"policy": "mig"})");
-  EXPECT_EQ(e.problem(),
-            "sharing policy \"mig\" is not implemented in this version of sharesim; available: \"exclusive\", "
-            "\"timeslice\", \"mps\", \"vgpu\"");
+TEST(PolicyRegistry, EveryBuiltInPolicyIsRegistered) {
+  EXPECT_EQ(sharing_policy_names(),
+            (std::vector<std::string>{"exclusive", "timeslice", "mps", "vgpu", "mig", "fractional"}));
+  const InputError e = sharing_error(R"({"policy": "migg"})");
+  EXPECT_EQ(e.where(), "/cluster/node_pools/0/sharing/policy");
+  EXPECT_EQ(e.problem(), "unknown sharing policy \"migg\"; did you mean \"mig\"?");
 }
 
 TEST(PolicyRegistry, UnknownSettingNamesTheAllowedOnes) {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "apps/scenario_run.h"
+#include "sim/scenario/input_error.h"
 #include "sim/scenario/scenario.h"
 
 namespace sharesim::testing {
@@ -55,5 +56,55 @@ inline std::string cluster_scenario(int nodes, int gpus, const std::string& work
          std::to_string(nodes) + R"(, "gpu": ")" + gpu + R"(", "gpus_per_node": )" + std::to_string(gpus) +
          R"(, "cpu_milli": 64000, "memory_mib": 262144}]}, "workload": )" + workload + "}";
 }
+
+// One pool with a sharing config, plus a workload and extra top-level fields.
+inline std::string shared_scenario(int nodes, int gpus, const std::string& sharing, const std::string& workload,
+                                   const std::string& extra = "", const std::string& gpu = "A100-80GB") {
+  return R"({"name": "t", "seed": 3, )" + extra + R"("cluster": {"node_pools": [{"name": "p", "nodes": )" +
+         std::to_string(nodes) + R"(, "gpu": ")" + gpu + R"(", "gpus_per_node": )" + std::to_string(gpus) +
+         R"(, "cpu_milli": 64000, "memory_mib": 262144, "sharing": )" + sharing + R"(}]}, "workload": )" + workload +
+         "}";
+}
+
+// Explicit jobs: {name, arrival s, duration s, request JSON}.
+struct JobText {
+  std::string name;
+  double arrival_s;
+  double duration_s;
+  std::string request;
+};
+inline std::string jobs_workload(const std::vector<JobText>& jobs) {
+  std::string text = R"({"jobs": [)";
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    if (i > 0) text += ",";
+    text += R"({"name": ")" + jobs[i].name + R"(", "arrival": ")" + std::to_string(jobs[i].arrival_s) +
+            R"(s", "duration": ")" + std::to_string(jobs[i].duration_s) + R"(s", "request": )" + jobs[i].request + "}";
+  }
+  return text + "]}";
+}
+
+inline std::int64_t advertised(const Cluster& cluster, const std::string& resource, std::uint32_t node = 0) {
+  const int id = cluster.resource_names().find(resource);
+  if (id < 0) return 0;
+  return cluster.node(node).resource_capacity.at(static_cast<std::size_t>(id));
+}
+
+inline std::string error_of(const std::string& json) {
+  try {
+    run_text(json);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+inline const JobRecord& job_named(const ClusterRuntime& runtime, const std::string& name) {
+  for (const JobRecord& job : runtime.jobs()) {
+    if (runtime.job_name(job) == name) return job;
+  }
+  throw std::logic_error("no job " + name);
+}
+
+inline double run_time_s(const JobRecord& job) { return time_to_seconds(job.end - job.start); }
 
 }  // namespace sharesim::testing

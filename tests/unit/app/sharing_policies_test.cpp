@@ -11,57 +11,13 @@
 namespace sharesim {
 namespace {
 
+using testing::advertised;
+using testing::error_of;
+using testing::job_named;
+using testing::jobs_workload;
 using testing::run_text;
-
-// One pool with a sharing config, plus a workload and extra top-level fields.
-std::string shared_scenario(int nodes, int gpus, const std::string& sharing, const std::string& workload,
-                            const std::string& extra = "", const std::string& gpu = "A100-80GB") {
-  return R"({"name": "t", "seed": 3, )" + extra + R"("cluster": {"node_pools": [{"name": "p", "nodes": )" +
-         std::to_string(nodes) + R"(, "gpu": ")" + gpu + R"(", "gpus_per_node": )" + std::to_string(gpus) +
-         R"(, "cpu_milli": 64000, "memory_mib": 262144, "sharing": )" + sharing + R"(}]}, "workload": )" + workload +
-         "}";
-}
-
-// Explicit jobs: {name, arrival s, duration s, request JSON}.
-struct JobText {
-  std::string name;
-  double arrival_s;
-  double duration_s;
-  std::string request;
-};
-std::string jobs_workload(const std::vector<JobText>& jobs) {
-  std::string text = R"({"jobs": [)";
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
-    if (i > 0) text += ",";
-    text += R"({"name": ")" + jobs[i].name + R"(", "arrival": ")" + std::to_string(jobs[i].arrival_s) +
-            R"(s", "duration": ")" + std::to_string(jobs[i].duration_s) + R"(s", "request": )" + jobs[i].request + "}";
-  }
-  return text + "]}";
-}
-
-std::int64_t advertised(const Cluster& cluster, const std::string& resource, std::uint32_t node = 0) {
-  const int id = cluster.resource_names().find(resource);
-  if (id < 0) return 0;
-  return cluster.node(node).resource_capacity.at(static_cast<std::size_t>(id));
-}
-
-std::string error_of(const std::string& json) {
-  try {
-    run_text(json);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-const JobRecord& job_named(const ClusterRuntime& runtime, const std::string& name) {
-  for (const JobRecord& job : runtime.jobs()) {
-    if (runtime.job_name(job) == name) return job;
-  }
-  throw std::logic_error("no job " + name);
-}
-
-double run_time_s(const JobRecord& job) { return time_to_seconds(job.end - job.start); }
+using testing::run_time_s;
+using testing::shared_scenario;
 
 const std::string kOneJob = jobs_workload({{"a", 0, 10, R"({"gpus": 1})"}});
 

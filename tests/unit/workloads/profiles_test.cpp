@@ -31,16 +31,18 @@ std::array<double, 2> pair_rates(FitDemand a, FitDemand b) {
   return rates;
 }
 
-// A100-40GB MIG slices other than 7g.40gb, written out again here (MIG user guide,
-// A100-SXM4-40GB: SMs in sevenths, memory in eighths) rather than taken from the library.
+// A100-40GB MIG slices other than 7g.40gb, written out again here (`nvidia-smi mig -lgip` on
+// A100-SXM4-40GB: instance SMs of the GPU's 108, memory in eighths) rather than taken from the
+// library.
 struct Slice {
   const char* name;
   double f_sm, f_bw;
 };
-const std::array<Slice, 4> kSlices{{{"4g.20gb", 4.0 / 7, 4.0 / 8},
-                                    {"3g.20gb", 3.0 / 7, 4.0 / 8},
-                                    {"2g.10gb", 2.0 / 7, 2.0 / 8},
-                                    {"1g.5gb", 1.0 / 7, 1.0 / 8}}};
+const std::array<Slice, 4> kSlices{{{"4g.20gb", 56.0 / 108, 4.0 / 8},
+                                    {"3g.20gb", 42.0 / 108, 4.0 / 8},
+                                    {"2g.10gb", 28.0 / 108, 2.0 / 8},
+                                    {"1g.5gb", 14.0 / 108, 1.0 / 8}}};
+const Slice k7g{"7g.40gb", 98.0 / 108, 1.0};  // MISO's reference: speeds are relative to it
 
 // Deterministic noise in [-amplitude, amplitude] (a fixed linear congruential sequence, so the
 // test does not depend on a standard library's distributions).
@@ -177,7 +179,8 @@ ErrorSummary recompute(const WorkloadProfile& p, const ProfileLibrary& library) 
       const auto it = p.mig_latency_s.find(s.name);
       if (it == p.mig_latency_s.end()) continue;
       const double measured = full / it->second;
-      const double predicted = std::min({1.0, s.f_sm / p.sm, s.f_bw / p.bw});
+      const double predicted =
+          std::min({1.0, s.f_sm / p.sm, s.f_bw / p.bw}) / std::min({1.0, k7g.f_sm / p.sm, k7g.f_bw / p.bw});
       e.push_back((predicted - measured) / measured);
     }
   }

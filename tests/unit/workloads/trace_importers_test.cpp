@@ -214,6 +214,14 @@ TEST(OpenbImporter, PodsReplayInTimeWithModelsAndFractions) {
   EXPECT_EQ(jobs[1].arrival, 10 * kSecond);
   EXPECT_EQ(jobs[1].work, 90 * kSecond);     // deletion at 200 cut at the end, 100
   EXPECT_EQ(w.shape(jobs[1]).gpu_units, 1);  // 460 milli: a whole GPU under exclusive
+  // ... and 46% of one GPU's compute and memory under the fractional policy (HAMi quantities).
+  const PerDeviceQuantities& fraction = w.shape(jobs[1]).gpu_per_device;
+  ASSERT_EQ(fraction.count, 2);
+  for (const ResourceQuantity& q : fraction.view()) EXPECT_EQ(q.quantity, 46);
+  EXPECT_EQ(w.shape(jobs[4]).gpu_per_device.count, 2);  // 320 milli
+  EXPECT_EQ(w.shape(jobs[4]).gpu_per_device.items[0].quantity, 32);
+  EXPECT_EQ(w.shape(jobs[0]).gpu_per_device.count, 0);  // a whole GPU
+  EXPECT_EQ(w.shape(jobs[5]).gpu_per_device.count, 0);
   EXPECT_EQ(w.shape(jobs[1]).gpu_model_id, "T4");
   EXPECT_EQ(w.shape(jobs[2]).gpu_model_id, "A100-40GB");  // G2, default table
   EXPECT_EQ(w.shape(jobs[3]).gpu_units, 0);

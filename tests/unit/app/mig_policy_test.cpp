@@ -1,0 +1,202 @@
+// The MIG policy through whole runs: what the device plugin advertises under each strategy,
+// layouts the scenario checker refuses, speeds on instances, memory and fault isolation, MIG
+// with time-slicing, and dynamic repartitioning (drain, then the profile's reconfiguration time).
+#include <gtest/gtest.h>
+
+#include "policies/calibration/calibration_profile.h"
+#include "policies/contention/contention_model.h"
+#include "policies/mig/mig_profiles.h"
+#include "run_helpers.h"
+#include "workloads/profiles/workload_profile.h"
+
+namespace sharesim {
+namespace {
+
+using testing::advertised;
+using testing::error_of;
+using testing::job_named;
+using testing::jobs_workload;
+using testing::run_text;
+using testing::run_time_s;
+using testing::shared_scenario;
+
+const std::string kOneJob = jobs_workload({{"a", 0, 10, R"({"gpus": 1})"}});
+
+// Speed alone on an instance of `profile`, relative to the whole GPU, as docs/models.md "MIG"
+// states it: the contention model with the instance's share of SMs and memory slices.
+double instance_speed(const std::string& gpu, const std::string& profile, double sm, double bw) {
+  const MigProfile& p = *mig_profiles_for(gpu)->find(profile);
+  const double f_sm = static_cast<double>(p.sm_count) / static_cast<double>(GpuCatalog::builtin().find(gpu)->sm_count);
+  return partition_rate(ContentionTask{sm, bw, 1.0, 1.0}, f_sm, p.memory_slices / 8.0);
+}
+
+TEST(Mig, SingleStrategyAdvertisesEachInstanceAsAGpu) {
+  const auto run = run_text(shared_scenario(1, 2, R"({"policy": "mig", "strategy": "single", "layout": "all-1g.10gb"})",
+                                            kOneJob, "", "H100-80GB"));
+  EXPECT_EQ(advertised(run->cluster(), "nvidia.com/gpu"), 14);  // 7 per GPU
+  EXPECT_EQ(run->runtime().jobs()[0].state, JobState::Completed);
+}
+
+TEST(Mig, MixedStrategyWithTimeSlicingAdvertisesInstancesTimesReplicas) {
+  const auto run = run_text(shared_scenario(
+      1, 1,
+      R"({"policy": "mig", "strategy": "mixed", "layout": ["3g.40gb", "3g.40gb"], "timeslice": {"replicas": 48}})",
+      kOneJob, "", "H100-80GB"));
+  EXPECT_EQ(advertised(run->cluster(), "nvidia.com/mig-3g.40gb"), 96);
+  EXPECT_EQ(advertised(run->cluster(), "nvidia.com/gpu"), 0);
+  // The job asked nvidia.com/gpu, which a mixed-strategy node does not offer.
+  EXPECT_EQ(run->runtime().jobs()[0].state, JobState::Pending);
+}
+
+TEST(Mig, MixedLayoutAdvertisesEachProfile) {
+  const auto run = run_text(shared_scenario(
+      1, 1, R"({"policy": "mig", "strategy": "mixed", "layout": ["3g.40gb", "2g.20gb", "1g.10gb", "1g.10gb"]})",
+      kOneJob, "", "H100-80GB"));
+  EXPECT_EQ(advertised(run->cluster(), "nvidia.com/mig-3g.40gb"), 1);
+  EXPECT_EQ(advertised(run->cluster(), "nvidia.com/mig-2g.20gb"), 1);
+  EXPECT_EQ(advertised(run->cluster(), "nvidia.com/mig-1g.10gb"), 2);
+}
+
+TEST(Mig, BadLayoutsAreRejectedWithTheReasonAndThePointer) {
+  const std::string overlapping =
+      error_of(shared_scenario(1, 1, R"({"policy": "mig", "strategy": "mixed", "layout": ["3g.40gb@0", "4g.40gb@0"]})",
+                               kOneJob, "", "H100-80GB"));
+  EXPECT_NE(overlapping.find("/cluster/node_pools/0/sharing/layout"), std::string::npos) << overlapping;
+  EXPECT_NE(overlapping.find("overlaps"), std::string::npos) << overlapping;
+  const std::string overfull = error_of(shared_scenario(
+      1, 1, R"({"policy": "mig", "strategy": "mixed", "layout": ["4g.40gb", "4g.40gb"]})", kOneJob, "", "H100-80GB"));
+  EXPECT_NE(overfull.find("/cluster/node_pools/0/sharing/layout"), std::string::npos) << overfull;
+  EXPECT_FALSE(overfull.empty());
+  const std::string single_mixed = error_of(shared_scenario(
+      1, 1, R"({"policy": "mig", "strategy": "single", "layout": ["3g.40gb", "1g.10gb"]})", kOneJob, "", "H100-80GB"));
+  EXPECT_NE(single_mixed.find("strategy \"single\" needs every instance of one profile"), std::string::npos)
+      << single_mixed;
+  const std::string no_mig = error_of(shared_scenario(1, 1, R"({"policy": "mig"})", kOneJob, "", "V100-16GB"));
+  EXPECT_NE(no_mig.find("has no MIG profiles"), std::string::npos) << no_mig;
+  const std::string dynamic_single =
+      error_of(shared_scenario(1, 1, R"({"policy": "mig", "repartitioning": "dynamic"})", kOneJob, "", "H100-80GB"));
+  EXPECT_NE(dynamic_single.find("needs strategy \"mixed\""), std::string::npos) << dynamic_single;
+}
+
+TEST(Mig, GuideLayoutsAreAcceptedOnA100AndH100) {
+  for (const std::string& gpu : {std::string("A100-40GB"), std::string("H100-80GB")}) {
+    for (const std::string& layout : mig_profiles_for(gpu)->layout_names()) {
+      EXPECT_EQ(
+          error_of(shared_scenario(1, 1, R"({"policy": "mig", "strategy": "mixed", "layout": ")" + layout + R"("})",
+                                   kOneJob, "", gpu)),
+          "")
+          << gpu << " " << layout;
+    }
+  }
+}
+
+TEST(Mig, ATaskRunsAtTheSpeedItsDemandGetsFromTheInstance) {
+  // A compute-bound task and a bandwidth-bound one on 1g.10gb instances of an H100.
+  const auto run =
+      run_text(shared_scenario(1, 1, R"({"policy": "mig", "layout": "all-1g.10gb"})",
+                               jobs_workload({{"compute", 0, 10, R"({"demand": {"sm": 1.0, "bw": 0.1}})"},
+                                              {"memory", 0, 10, R"({"demand": {"sm": 0.05, "bw": 0.5}})"}}),
+                               "", "H100-80GB"));
+  const double compute = instance_speed("H100-80GB", "1g.10gb", 1.0, 0.1);
+  const double memory = instance_speed("H100-80GB", "1g.10gb", 0.05, 0.5);
+  EXPECT_NEAR(compute, 16.0 / 132.0, 1e-12);  // SM-bound: 16 of the H100's 132 SMs
+  EXPECT_NEAR(memory, 0.25, 1e-12);           // bandwidth-bound: 1 of 8 memory slices for half the bandwidth
+  EXPECT_NEAR(run_time_s(job_named(run->runtime(), "compute-0")), 10 / compute, 1e-6);
+  EXPECT_NEAR(run_time_s(job_named(run->runtime(), "memory-0")), 10 / memory, 1e-6);
+}
+
+TEST(Mig, MeasuredSliceSpeedsOverrideTheModelOnTheGpuTheyWereMeasuredOn) {
+  const WorkloadProfile* profile = nullptr;
+  for (const WorkloadProfile& p : ProfileLibrary::builtin().profiles()) {
+    if (p.mig_speed("1g.5gb")) {
+      profile = &p;
+      break;
+    }
+  }
+  ASSERT_NE(profile, nullptr);
+  const std::string request = R"({"profile": ")" + profile->name + R"("})";
+  const auto a100 = run_text(shared_scenario(1, 1, R"({"policy": "mig", "layout": "all-1g.5gb"})",
+                                             jobs_workload({{"j", 0, 10, request}}), "", "A100-40GB"));
+  // Measured speed relative to 7g, times the model's speed on the 7g instance (98 of 108 SMs).
+  const double seven_g = instance_speed("A100-40GB", "7g.40gb", profile->sm, profile->bw);
+  const double expected = *profile->mig_speed("1g.5gb") * seven_g;
+  EXPECT_NEAR(run_time_s(job_named(a100->runtime(), "j-0")), 10 / expected, 1e-5);
+  // On another model the parametric model applies.
+  const auto a100_80 = run_text(shared_scenario(1, 1, R"({"policy": "mig", "layout": "all-1g.10gb"})",
+                                                jobs_workload({{"j", 0, 10, request}}), "", "A100-80GB"));
+  EXPECT_NEAR(run_time_s(job_named(a100_80->runtime(), "j-0")),
+              10 / instance_speed("A100-80GB", "1g.10gb", profile->sm, profile->bw), 1e-5);
+}
+
+TEST(Mig, MemoryIsIsolatedPerInstance) {
+  // 1g.10gb holds 9.75 GiB: the 12 GiB pod is an OOM for itself only; its neighbour on the
+  // next instance runs on.
+  const auto run = run_text(shared_scenario(1, 1, R"({"policy": "mig", "layout": "all-1g.10gb"})",
+                                            jobs_workload({{"small", 0, 10, R"({"demand": {"mem_mib": 8000}})"},
+                                                           {"big", 1, 10, R"({"demand": {"mem_mib": 12288}})"}}),
+                                            "", "H100-80GB"));
+  const JobRecord& big = job_named(run->runtime(), "big-0");
+  EXPECT_EQ(big.kill_cause, KillCause::Oom);
+  EXPECT_FALSE(big.killed_by_other);
+  EXPECT_NE(run->runtime().failure_reasons()[static_cast<std::size_t>(big.failure)].find("MIG instance 1g.10gb@"),
+            std::string::npos);
+  EXPECT_EQ(job_named(run->runtime(), "small-0").state, JobState::Completed);
+}
+
+TEST(Mig, AnInstanceFaultKillsOnlyThatInstancesPod) {
+  const auto run = run_text(shared_scenario(
+      1, 1, R"({"policy": "mig", "layout": "all-1g.10gb"})",
+      R"({"generators": [{"kind": "training", "count": 300, "arrival": {"process": "poisson", "rate_per_s": 0.02},
+          "duration": {"dist": "exponential", "mean_s": 600}, "request": {"gpus": 1, "demand": {"sm": 0.1}}}]})",
+      R"("faults": {"mtbf": "30m"},)", "H100-80GB"));
+  EXPECT_GT(run->metrics().killed_fault, 0u);
+  EXPECT_EQ(run->metrics().killed_by_other, 0u);
+  // Several pods shared the GPU while faults happened (7 instances).
+  EXPECT_GT(run->runtime().gpu_usage()[0].jobs_started, 7u);
+}
+
+TEST(Mig, TimeSlicedInstanceSharesItsTimeAndNotOtherInstances) {
+  // Two pods on the one 3g.40gb instance of replicas 2, one pod alone on the other.
+  const auto run = run_text(shared_scenario(
+      1, 1, R"({"policy": "mig", "strategy": "mixed", "layout": ["3g.40gb", "3g.40gb"], "timeslice": {"replicas": 2}})",
+      jobs_workload({{"a", 0, 10, R"({"gpu_resource": "nvidia.com/mig-3g.40gb", "demand": {"sm": 1.0}})"},
+                     {"b", 0, 10, R"({"gpu_resource": "nvidia.com/mig-3g.40gb", "demand": {"sm": 1.0}})"},
+                     {"c", 0, 10, R"({"gpu_resource": "nvidia.com/mig-3g.40gb", "demand": {"sm": 1.0}})"}}),
+      "", "H100-80GB"));
+  const double alone = instance_speed("H100-80GB", "3g.40gb", 1.0, 0.5);
+  const CalibrationProfile& profile = builtin_calibration_profile("H100-80GB");
+  const double slice = profile.default_slice_ns.value;
+  const double efficiency = slice / (slice + profile.switch_cost_ns.value + profile.cache_refill_ns.value);
+  // Pods go to the least-loaded instance: a on 0, b on 1, c shares instance 0 with a.
+  EXPECT_NEAR(run_time_s(job_named(run->runtime(), "b-0")), 10 / alone, 1e-6);
+  EXPECT_NEAR(run_time_s(job_named(run->runtime(), "c-0")), 10 / (alone * efficiency / 2), 1e-5);
+  EXPECT_GT(run->runtime().gpu_usage()[0].context_switches, 0);
+}
+
+TEST(Mig, DynamicRepartitioningWaitsForTheDrainAndTakesTheReconfigurationTime) {
+  // all-1g.10gb offers no 3g.40gb: the 3g pod makes the GPU drain (the 1g pod arriving later
+  // may not start there), then the GPU is laid out anew, which takes the profile's time.
+  const auto run = run_text(shared_scenario(
+      1, 1, R"({"policy": "mig", "strategy": "mixed", "layout": "all-1g.10gb", "repartitioning": "dynamic"})",
+      jobs_workload({{"small", 0, 100, R"({"gpu_resource": "nvidia.com/mig-1g.10gb"})"},
+                     {"large", 10, 10, R"({"gpu_resource": "nvidia.com/mig-3g.40gb"})"},
+                     {"late", 20, 10, R"({"gpu_resource": "nvidia.com/mig-1g.10gb"})"}}),
+      "", "H100-80GB"));
+  const ClusterRuntime& runtime = run->runtime();
+  const JobRecord& small = job_named(runtime, "small-0");
+  const JobRecord& large = job_named(runtime, "large-0");
+  const JobRecord& late = job_named(runtime, "late-0");
+  const SimTime reconfiguration = std::llround(builtin_calibration_profile("H100-80GB").mig_reconfiguration_ns.value);
+  ASSERT_GT(reconfiguration, 0);
+  EXPECT_EQ(small.state, JobState::Completed);
+  EXPECT_EQ(large.start, small.end + reconfiguration);
+  EXPECT_GE(late.start, small.end + reconfiguration);  // no new pod on a draining GPU
+  EXPECT_EQ(late.state, JobState::Completed);          // the new layout keeps 1g.10gb instances
+  const GpuUsage& usage = runtime.gpu_usage()[0];
+  EXPECT_EQ(usage.reconfigurations, 1u);
+  EXPECT_EQ(usage.draining_ns, small.end - large.spec.arrival);
+  EXPECT_EQ(usage.reconfiguring_ns, reconfiguration);
+}
+
+}  // namespace
+}  // namespace sharesim
