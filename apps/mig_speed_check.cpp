@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "policies/contention/contention_model.h"
+#include "policies/mig/mig_policy.h"
 #include "sim/scenario/did_you_mean.h"
 #include "sim/scenario/error_text.h"
 #include "sim/scenario/input_error.h"
@@ -13,35 +13,12 @@
 namespace sharesim {
 namespace {
 
-// MigPolicy::speed_alone without a measured table: the task alone on an instance of `profile`.
-double instance_rate(FitDemand demand, const GpuModel& gpu, const MigGpuProfiles& mig, const MigProfile& profile) {
-  const ContentionTask task{demand.sm, demand.bw, 1.0, 1.0};
-  const double f_sm = static_cast<double>(profile.sm_count) / static_cast<double>(gpu.sm_count);
-  const double f_bw = static_cast<double>(profile.memory_slices) / static_cast<double>(mig.memory_slices);
-  return partition_rate(task, f_sm, f_bw);
-}
-
 const MigProfile& profile_of(const MigGpuProfiles& mig, std::string_view name) {
   const MigProfile* profile = mig.find(name);
   if (profile == nullptr) {
     throw std::logic_error("mig_model_speed: " + std::string(mig.gpu_id) + " has no MIG profile " + std::string(name));
   }
   return *profile;
-}
-
-// The 7g instance: all compute slices (MigPolicy's reference for measured speeds).
-const MigProfile& reference_profile(const MigGpuProfiles& mig) {
-  for (const MigProfile& p : mig.profiles) {
-    if (p.compute_slices == mig.compute_slices && p.memory_slices == mig.memory_slices && !p.media_extensions) return p;
-  }
-  throw std::logic_error("mig_model_speed: " + std::string(mig.gpu_id) + " has no 7g MIG profile");
-}
-
-// As the built-in profile files are written (profile_fit.cpp: kDemandDigits decimals).
-double round_demand(double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", kDemandDigits, value);
-  return std::strtod(buffer, nullptr);
 }
 
 std::string fixed(double value, int digits) {
@@ -110,9 +87,9 @@ std::vector<MigErrorRow> error_rows(const std::vector<MigSpeedComparison>& compa
 }  // namespace
 
 double mig_model_speed(FitDemand demand, const GpuModel& gpu, const MigGpuProfiles& mig, std::string_view slice) {
-  const double reference = instance_rate(demand, gpu, mig, reference_profile(mig));
+  const double reference = mig_instance_speed(demand.sm, demand.bw, gpu, mig, mig.full_instance());
   if (!(reference > 0)) throw std::logic_error("mig_model_speed: the task has no speed on the 7g instance");
-  return instance_rate(demand, gpu, mig, profile_of(mig, slice)) / reference;
+  return mig_instance_speed(demand.sm, demand.bw, gpu, mig, profile_of(mig, slice)) / reference;
 }
 
 MigSpeedCheck check_mig_speeds(const std::vector<WorkloadProfile>& measured, const ProfileLibrary& library,

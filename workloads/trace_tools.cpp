@@ -6,7 +6,6 @@
 #include "sim/core/csv_format.h"
 #include "sim/metrics/percentiles.h"
 #include "workloads/native_trace.h"
-#include "workloads/native_trace.h"
 #include "workloads/trace_import.h"
 #include "workloads/workload_builder.h"
 

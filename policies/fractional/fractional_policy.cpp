@@ -7,6 +7,7 @@
 #include "policies/device_plugin.h"
 #include "policies/memory_accounting.h"
 #include "policies/sharing_config.h"
+#include "policies/timeslice/timeslice_policy.h"
 #include "sim/scenario/input_error.h"
 
 namespace sharesim {
@@ -37,10 +38,7 @@ FractionalSettings FractionalSettings::read(const SharingConfig& config) {
 // ---- what both flavours share ----------------------------------------------------------
 
 FractionalPolicy::FractionalPolicy(const GpuModel& model, const CalibrationProfile& profile)
-    : memory_mib_(model.memory_mib),
-      slice_ns_(std::llround(profile.default_slice_ns.value)),
-      gap_ns_(std::llround(profile.switch_cost_ns.value + profile.cache_refill_ns.value)),
-      efficiency_(static_cast<double>(slice_ns_) / static_cast<double>(slice_ns_ + gap_ns_)) {}
+    : memory_mib_(model.memory_mib), timing_(slice_timing("default", profile)) {}
 
 void FractionalPolicy::compute_rates(std::span<Resident> residents) const {
   // The active contexts share the GPU's time max-min fairly, each capped at its compute
@@ -55,7 +53,7 @@ void FractionalPolicy::compute_rates(std::span<Resident> residents) const {
   std::vector<double> caps(residents.size(), 0.0);
   for (const std::size_t i : active) caps[i] = compute_cap(residents[i].ask);
   std::stable_sort(active.begin(), active.end(), [&](std::size_t a, std::size_t b) { return caps[a] < caps[b]; });
-  double left = active.size() >= 2 ? efficiency_ : 1.0;
+  double left = active.size() >= 2 ? timing_.efficiency() : 1.0;
   std::size_t sharing = active.size();
   for (const std::size_t i : active) {
     const double fair = left / static_cast<double>(sharing);
@@ -78,7 +76,7 @@ void FractionalPolicy::on_join(std::span<const Resident> residents, Casualties& 
 }
 
 double FractionalPolicy::context_switches_per_ns(std::span<const Resident> residents) const {
-  return count_active(residents) >= 2 ? 1.0 / static_cast<double>(slice_ns_ + gap_ns_) : 0.0;
+  return count_active(residents) >= 2 ? timing_.switches_per_ns() : 0.0;
 }
 
 // ---- cGPU ------------------------------------------------------------------------------

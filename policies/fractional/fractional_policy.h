@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "policies/calibration/calibration_profile.h"
+#include "policies/timeslice/timeslice_policy.h"
 #include "sim/cluster/gpu_catalog.h"
 #include "sim/cluster/gpu_sharing.h"
 
@@ -52,15 +53,13 @@ class FractionalPolicy : public GpuSharing {
 
   // Fraction of GPU time that runs contexts while two or more take turns (as time-slicing:
   // slice / (slice + switch cost + cache refill) at the profile's default slice).
-  double efficiency() const { return efficiency_; }
+  double efficiency() const { return timing_.efficiency(); }
 
  protected:
   std::int64_t memory_mib_;
 
  private:
-  std::int64_t slice_ns_;
-  std::int64_t gap_ns_;
-  double efficiency_;
+  SliceTiming timing_;
 };
 
 // Alibaba ACK cGPU (ack.node.gpu.schedule: cgpu / core_mem).

@@ -153,19 +153,23 @@ std::uint32_t MigPolicy::choose_slots(const DeviceAsk& ask, std::span<const Resi
   return slots;
 }
 
+double mig_instance_speed(double sm, double bw, const GpuModel& model, const MigGpuProfiles& gpu,
+                          const MigProfile& profile) {
+  const double f_sm = static_cast<double>(profile.sm_count) / static_cast<double>(model.sm_count);
+  const double f_bw = static_cast<double>(profile.memory_slices) / static_cast<double>(gpu.memory_slices);
+  return partition_rate(ContentionTask{sm, bw, 1.0, 1.0}, f_sm, f_bw);
+}
+
 double MigPolicy::speed_alone(const PhaseDemand& demand, std::size_t instance) const {
   const MigProfile& profile = *settings_.layout.instances[instance].profile;
-  const double f_bw = static_cast<double>(profile.memory_slices) / static_cast<double>(settings_.gpu->memory_slices);
-  const auto fraction_of_sms = [&](int sms) { return static_cast<double>(sms) / static_cast<double>(model_.sm_count); };
-  const ContentionTask task{demand.sm, demand.bw, 1.0, 1.0};
   if (demand.profile != 0 && measured_speed_) {
     // Measured speed relative to the 7g instance, times the model's speed on the 7g instance.
     if (const std::optional<double> relative = measured_speed_(demand.profile, model_.id, profile.name)) {
-      const double seven_g = partition_rate(task, fraction_of_sms(settings_.gpu->sm_count_full_gpu_in_mig_mode), 1.0);
-      return *relative * seven_g;
+      return *relative *
+             mig_instance_speed(demand.sm, demand.bw, model_, *settings_.gpu, settings_.gpu->full_instance());
     }
   }
-  return partition_rate(task, fraction_of_sms(profile.sm_count), f_bw);
+  return mig_instance_speed(demand.sm, demand.bw, model_, *settings_.gpu, profile);
 }
 
 void MigPolicy::compute_rates(std::span<Resident> residents) const {

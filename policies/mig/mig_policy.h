@@ -35,6 +35,13 @@ class SharingConfig;
 using MeasuredMigSpeed =
     std::function<std::optional<double>(std::uint32_t profile, std::string_view gpu_id, std::string_view mig_profile)>;
 
+// Speed of a task of demand (sm, bw) alone on an instance of `profile`, relative to the whole
+// GPU outside MIG mode (docs/models.md "MIG"): the contention model with one task on the
+// instance's share of the SMs (its SMs / the catalog's sm_count) and of the DRAM bandwidth (its
+// memory slices / 8).
+double mig_instance_speed(double sm, double bw, const GpuModel& model, const MigGpuProfiles& gpu,
+                          const MigProfile& profile);
+
 struct MigSettings {
   const MigGpuProfiles* gpu = nullptr;
   std::string strategy = "single";  // "single" | "mixed"

@@ -1,6 +1,7 @@
 #include "policies/mig/mig_profiles.h"
 
 #include <array>
+#include <stdexcept>
 
 namespace sharesim {
 namespace {
@@ -214,6 +215,13 @@ const std::array<MigGpuProfiles, 5>& tables() {
 }
 
 }  // namespace
+
+const MigProfile& MigGpuProfiles::full_instance() const {
+  for (const MigProfile& p : profiles) {
+    if (p.compute_slices == compute_slices && p.memory_slices == memory_slices && !p.media_extensions) return p;
+  }
+  throw std::logic_error("MIG table of " + std::string(gpu_id) + " has no instance of the whole GPU");
+}
 
 const MigProfile* MigGpuProfiles::find(std::string_view name) const {
   for (const MigProfile& profile : profiles) {

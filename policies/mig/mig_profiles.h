@@ -49,6 +49,8 @@ struct MigGpuProfiles {
 
   const MigProfile* find(std::string_view name) const;          // nullptr when unknown
   const NamedLayout* find_layout(std::string_view name) const;  // nullptr when unknown
+  // The instance that takes the whole GPU (7g, without media extensions).
+  const MigProfile& full_instance() const;
   std::vector<std::string> profile_names() const;
   std::vector<std::string> layout_names() const;
 };

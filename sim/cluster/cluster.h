@@ -44,6 +44,12 @@ struct Gpu {
     }
     return false;
   }
+  std::int64_t capacity(ResourceId resource) const {
+    for (std::size_t i = 0; i < resource_count; ++i) {
+      if (resources[i].resource == resource) return resources[i].capacity;
+    }
+    return 0;
+  }
   std::int64_t free_units(ResourceId resource) const {
     for (std::size_t i = 0; i < resource_count; ++i) {
       if (resources[i].resource == resource) return resources[i].capacity - resources[i].allocated;

@@ -22,6 +22,36 @@ bool matches_selector(const PodShape& shape, const Node& node) {
   return label != node.labels.end() && label->second == shape.gpu_product;
 }
 
+// Pods of this shape the node's GPUs could hold when empty, GPUs aside from cpu and memory;
+// -1 when a GPU's policy could be repartitioned to offer the resource (dynamic MIG).
+std::int64_t pods_on_gpus(const Cluster& cluster, const PodShape& shape, const Node& node) {
+  const ResourceId r = shape.gpu_resource;
+  if (node.gpu_count == 0) return 0;
+  const GpuSharing& policy = *cluster.gpu(node.first_gpu).sharing;
+  const DeviceAsk ask{r, 1, shape.gpu_units, shape.gpu_per_device};
+  bool per_gpu = policy.unit_spread() == UnitSpread::AllOnOneDevice;
+  for (std::uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
+    if (cluster.gpu(g).sharing->can_repartition_for(ask)) return -1;
+    for (const ResourceQuantity& q : shape.gpu_per_device.view())
+      per_gpu = per_gpu || cluster.gpu(g).advertises(q.resource);
+  }
+  if (!per_gpu) return r < node.resource_capacity.size() ? node.resource_capacity[r] / shape.gpu_units : 0;
+  // All of a pod's units on one GPU (cGPU GiB), or per-device quantities counted per GPU: what
+  // one GPU holds is what counts, not the node's sum.
+  std::int64_t pods = 0;
+  for (std::uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
+    const Gpu& gpu = cluster.gpu(g);
+    const std::int64_t units = policy.unit_spread() == UnitSpread::AllOnOneDevice ? shape.gpu_units : 1;
+    std::int64_t on_gpu = gpu.capacity(r) / units;
+    for (const ResourceQuantity& q : shape.gpu_per_device.view()) {
+      if (gpu.advertises(q.resource) && q.quantity > 0)
+        on_gpu = std::min(on_gpu, gpu.capacity(q.resource) / q.quantity);
+    }
+    pods += on_gpu;
+  }
+  return policy.unit_spread() == UnitSpread::AllOnOneDevice ? pods : pods / shape.gpu_units;
+}
+
 }  // namespace
 
 std::string capacity_problem(const Cluster& cluster, const PodShape& shape, std::uint32_t pods) {
@@ -30,8 +60,9 @@ std::string capacity_problem(const Cluster& cluster, const PodShape& shape, std:
     if (!matches_selector(shape, node)) continue;
     std::int64_t fit = std::numeric_limits<std::int64_t>::max();
     if (shape.gpu_units > 0) {
-      const ResourceId r = shape.gpu_resource;
-      fit = std::min(fit, r < node.resource_capacity.size() ? node.resource_capacity[r] / shape.gpu_units : 0);
+      const std::int64_t gpu_fit = pods_on_gpus(cluster, shape, node);
+      if (gpu_fit < 0) return "";  // a GPU can be repartitioned to offer it
+      fit = std::min(fit, gpu_fit);
     }
     if (shape.cpu_milli > 0) fit = std::min(fit, node.cpu_milli / shape.cpu_milli);
     if (shape.memory_mib > 0) fit = std::min(fit, node.memory_mib / shape.memory_mib);

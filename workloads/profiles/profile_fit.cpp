@@ -263,6 +263,8 @@ double partition_speed(FitDemand demand, double f_sm, double f_bw) {
   return rate;
 }
 
+double round_demand(double value) { return round_to(value, kDemandDigits); }
+
 double slice_speed(FitDemand demand, const SliceObservation& observation) {
   return partition_speed(demand, observation.f_sm, observation.f_bw) /
          partition_speed(demand, observation.ref_f_sm, observation.ref_f_bw);
@@ -586,8 +588,8 @@ void fit_profiles(std::vector<WorkloadProfile>& profiles, const PairSolver& solv
   }
   refine_jointly(profiles, solver);
   for (WorkloadProfile& p : profiles) {
-    p.sm = round_to(p.sm, kDemandDigits);
-    p.bw = round_to(p.bw, kDemandDigits);
+    p.sm = round_demand(p.sm);
+    p.bw = round_demand(p.bw);
   }
   // The reported errors are those of the rounded demands, as written.
   for (WorkloadProfile& p : profiles) {

@@ -31,6 +31,8 @@ inline constexpr double kMinDemand = 0.01;
 // Fitted sm and bw are rounded to this many decimals, and the reported errors are those of the
 // rounded values (the ones written to the profile files).
 inline constexpr int kDemandDigits = 4;
+// A fitted demand component as the profile files hold it (kDemandDigits decimals).
+double round_demand(double value);
 
 // Speed alone on a partition holding fractions f_sm of the SMs and f_bw of the DRAM
 // bandwidth, relative to the whole GPU: min(1, f_sm / sm, f_bw / bw) (the contention model's

@@ -138,6 +138,21 @@ TEST(FractionalCgpu, MemoryAndCoresOfAPodComeFromOneGpu) {
             "0/1 nodes are available: 1 Insufficient aliyun.com/gpu-core.percentage.");
 }
 
+TEST(FractionalCgpu, APodNoGpuCanHoldIsFoundAtLoad) {
+  // The node has 30 GiB, but no GPU has 16: a pod that can never run is a capacity problem
+  // (reported at load for generator mixes and trace rows), not a pod pending forever.
+  const auto run = run_text(shared_scenario(1, 2, kCgpu, kOneCgpuJob, "", "V100-16GB"));
+  const Cluster& cluster = run->cluster();
+  PodShape shape = run->runtime().shapes().shapes[0];
+  EXPECT_EQ(capacity_problem(cluster, shape, 1), "");
+  shape.gpu_units = 16;
+  EXPECT_NE(capacity_problem(cluster, shape, 1).find("no node could ever hold"), std::string::npos);
+  // Two 8 GiB pods per GPU, so a gang of 4 fits the two GPUs and a gang of 5 does not.
+  shape.gpu_units = 7;
+  EXPECT_EQ(capacity_problem(cluster, shape, 4), "");
+  EXPECT_NE(capacity_problem(cluster, shape, 5).find("can hold at most 4 at once"), std::string::npos);
+}
+
 TEST(FractionalPolicy, PodBeyondItsMemoryLimitIsKilledAlone) {
   // cGPU: "over" is granted 4 GiB and needs 5000 MiB; "fits" on the same GPU carries on.
   const auto run =

@@ -198,5 +198,20 @@ TEST(Mig, DynamicRepartitioningWaitsForTheDrainAndTakesTheReconfigurationTime) {
   EXPECT_EQ(usage.reconfiguring_ns, reconfiguration);
 }
 
+TEST(Mig, APodOnlyARepartitionedGpuCouldHoldIsNotACapacityProblem) {
+  const std::string workload = R"({"jobs": [{"name": "a", "duration": "10s",
+      "request": {"gpu_resource": "nvidia.com/mig-3g.40gb"}}]})";
+  const auto fixed =
+      run_text(shared_scenario(1, 1, R"({"policy": "mig", "strategy": "mixed", "layout": "all-1g.10gb"})", workload,
+                               R"("until": "1m",)", "H100-80GB"));
+  const PodShape& shape = fixed->runtime().shapes().shapes[0];
+  EXPECT_NE(capacity_problem(fixed->cluster(), shape, 1).find("no node could ever hold"), std::string::npos);
+  const auto dynamic = run_text(shared_scenario(
+      1, 1, R"({"policy": "mig", "strategy": "mixed", "layout": "all-1g.10gb", "repartitioning": "dynamic"})", workload,
+      "", "H100-80GB"));
+  EXPECT_EQ(capacity_problem(dynamic->cluster(), dynamic->runtime().shapes().shapes[0], 1), "");
+  EXPECT_EQ(dynamic->runtime().jobs()[0].state, JobState::Completed);
+}
+
 }  // namespace
 }  // namespace sharesim
