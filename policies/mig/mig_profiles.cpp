@@ -14,7 +14,8 @@ namespace {
 //   Profile ID 14 (2g): {0,2,4}:2   Profile ID 9 (3g): {0,4}:4   Profile ID 5 (4g): {0}:4
 //   Profile ID 0 (7g): {0}:8
 // and the same lines are printed on H100 80GB HBM3 (SXM5) and on H100 NVL (NVIDIA technical
-// blog on MIG with H100 NVL; public nvidia-smi notes found by code search). A 1g instance can
+// blog on MIG with H100 NVL; public nvidia-smi notes found by code search), and were read on the
+// H100 80GB HBM3 and the H200 lent to this project (results/hardware/). A 1g instance can
 // never start at memory slice 7: the last slice is only reachable as part of a larger instance.
 constexpr std::array<int, 7> kStarts1g{0, 1, 2, 3, 4, 5, 6};
 constexpr std::array<int, 4> kStarts1gTwoSlices{0, 2, 4, 6};
@@ -106,19 +107,22 @@ constexpr std::array<MigProfile, 7> kH100_pcie{{
 
 // ---- H200-141GB (H200 SXM5 141GB) ----
 // Profiles, counts, fractions: MIG User Guide, "H200 MIG Profiles", Table "GPU Instance Profiles
-// on H200". SMs and GiB: `nvidia-smi mig -lgip` on an H200 quoted in
-// github.com/NVIDIA/mig-parted/issues/120 ("Add support for the NVIDIA H200 GPU"): 1g.18gb 16.00,
-// 1g.35gb 32.25, 2g.35gb 32.25, 3g.71gb 69.50, 4g.71gb 69.50, 7g.141gb 139.75 GiB; SMs
-// 16/26/32/60/64/132. Placements: no H200 -lgipp was found; ASSUMED equal to the H100's (same
-// GH100, same fractions and instance counts in the guide's tables).
+// on H200". SMs, GiB and placements: MEASURED with `nvidia-smi mig -lgip` and `-lgipp` on an
+// NVIDIA H200 (143771 MiB), driver 580.159.04, 2026-11-23:
+// results/hardware/H200-141GB-mig-lgip-20261123.txt (1g.18gb 16.00, 1g.35gb 32.50, 2g.35gb 32.50,
+// 3g.71gb 69.75, 4g.71gb 69.75, 7g.141gb 140.00 GiB; SMs 16/26/32/60/64/132; placements as the
+// H100's). The listing quoted in github.com/NVIDIA/mig-parted/issues/120 ("Add support for the
+// NVIDIA H200 GPU"), which this table followed before, has the same SMs and 1g.18gb but 0.25 GiB
+// less for the others (32.25, 69.50, 139.75); sizes change by a fraction of a GiB between driver
+// versions (see A100-40GB), and the issue's driver was not checked.
 constexpr std::array<MigProfile, 7> kH200_141gb{{
     {"1g.18gb", 1, 16, 1, 16384, 7, kStarts1g, 1, false},
     {"1g.18gb+me", 1, 16, 1, 16384, 1, kStarts1g, 1, true},
-    {"1g.35gb", 1, 26, 2, 33024, 4, kStarts1gTwoSlices, 2, false},
-    {"2g.35gb", 2, 32, 2, 33024, 3, kStarts2g, 2, false},
-    {"3g.71gb", 3, 60, 4, 71168, 2, kStarts3g, 4, false},
-    {"4g.71gb", 4, 64, 4, 71168, 1, kStarts4g, 4, false},
-    {"7g.141gb", 7, 132, 8, 143104, 1, kStarts7g, 8, false},
+    {"1g.35gb", 1, 26, 2, 33280, 4, kStarts1gTwoSlices, 2, false},
+    {"2g.35gb", 2, 32, 2, 33280, 3, kStarts2g, 2, false},
+    {"3g.71gb", 3, 60, 4, 71424, 2, kStarts3g, 4, false},
+    {"4g.71gb", 4, 64, 4, 71424, 1, kStarts4g, 4, false},
+    {"7g.141gb", 7, 132, 8, 143360, 1, kStarts7g, 8, false},
 }};
 
 // Named layouts: NVIDIA mig-parted, deployments/systemd/config-default.yaml (commit 1400787, the

@@ -105,7 +105,7 @@ TEST(MigProfiles, FiguresFromTheNvidiaSmiListings) {
   EXPECT_EQ(gpu("H100-80GB").find("1g.20gb")->sm_count, 26);
   EXPECT_EQ(gpu("H100-80GB").find("3g.40gb")->memory_mib, 40448);  // 39.50 GiB
   EXPECT_EQ(gpu("H100-PCIe").find("7g.80gb")->sm_count, 114);
-  EXPECT_EQ(gpu("H200-141GB").find("7g.141gb")->memory_mib, 143104);  // 139.75 GiB
+  EXPECT_EQ(gpu("H200-141GB").find("7g.141gb")->memory_mib, 143360);  // 140.00 GiB
   EXPECT_EQ(gpu("A100-40GB").find("1g.10gb")->placement_size, 2);
   EXPECT_EQ(gpu("H100-80GB").find("1g.5gb"), nullptr);
 }
@@ -332,13 +332,13 @@ TEST(MigLayout, SearchIsDeterministicAndSortedByStart) {
 namespace sharesim {
 namespace {
 
-// The H100-80GB table against the `nvidia-smi mig -lgip` / `-lgipp` listing read on real
-// hardware (results/hardware/H100-80GB-mig-lgip-20261123.txt): names, instance counts, GiB
-// (memory_mib / 1024, truncated as nvidia-smi prints it), SMs and placements.
-TEST(MigProfiles, H100TableMatchesTheListingReadOnAnH100) {
-  std::ifstream in("results/hardware/H100-80GB-mig-lgip-20261123.txt");
-  ASSERT_TRUE(in) << "run from the project root";
-  const MigGpuProfiles& h100 = *mig_profiles_for("H100-80GB");
+// A MIG table against the `nvidia-smi mig -lgip` / `-lgipp` listing read on real hardware
+// (results/hardware/): names, instance counts, GiB (memory_mib / 1024, truncated as nvidia-smi
+// prints it), SMs and placements; every profile of the table is listed once in each.
+void expect_table_matches_listing(std::string_view gpu_id, const std::string& listing) {
+  std::ifstream in(listing);
+  ASSERT_TRUE(in) << listing << ": run from the project root";
+  const MigGpuProfiles& table = gpu(gpu_id);
   std::map<int, std::string> name_of_id;
   std::regex profile_line(R"(MIG (\S+)\s+(\d+)\s+\d+/(\d+)\s+([0-9.]+)\s+\S+\s+(\d+))");
   std::regex placement_line(R"(Profile ID\s+(\d+) Placements?\s*: \{([0-9,]+)\}:(\d+))");
@@ -347,7 +347,7 @@ TEST(MigProfiles, H100TableMatchesTheListingReadOnAnH100) {
   while (std::getline(in, line)) {
     std::smatch m;
     if (std::regex_search(line, m, profile_line)) {
-      const MigProfile* p = h100.find(m[1].str());
+      const MigProfile* p = table.find(m[1].str());
       ASSERT_NE(p, nullptr) << m[1];
       name_of_id[std::stoi(m[2].str())] = m[1].str();
       EXPECT_EQ(p->max_count, std::stoi(m[3].str())) << m[1];
@@ -356,7 +356,7 @@ TEST(MigProfiles, H100TableMatchesTheListingReadOnAnH100) {
       EXPECT_EQ(p->sm_count, std::stoi(m[5].str())) << m[1];
       ++profiles;
     } else if (std::regex_search(line, m, placement_line)) {
-      const MigProfile* p = h100.find(name_of_id.at(std::stoi(m[1].str())));
+      const MigProfile* p = table.find(name_of_id.at(std::stoi(m[1].str())));
       std::vector<int> starts;
       std::stringstream list(m[2].str());
       for (std::string start; std::getline(list, start, ',');) starts.push_back(std::stoi(start));
@@ -365,8 +365,16 @@ TEST(MigProfiles, H100TableMatchesTheListingReadOnAnH100) {
       ++placements;
     }
   }
-  EXPECT_EQ(profiles, static_cast<int>(h100.profiles.size()));
-  EXPECT_EQ(placements, static_cast<int>(h100.profiles.size()));
+  EXPECT_EQ(profiles, static_cast<int>(table.profiles.size()));
+  EXPECT_EQ(placements, static_cast<int>(table.profiles.size()));
+}
+
+TEST(MigProfiles, H100TableMatchesTheListingReadOnAnH100) {
+  expect_table_matches_listing("H100-80GB", "results/hardware/H100-80GB-mig-lgip-20261123.txt");
+}
+
+TEST(MigProfiles, H200TableMatchesTheListingReadOnAnH200) {
+  expect_table_matches_listing("H200-141GB", "results/hardware/H200-141GB-mig-lgip-20261123.txt");
 }
 
 }  // namespace
