@@ -73,13 +73,15 @@ struct PhaseDemand {
 // A task resident on a GPU. `rate` is written by compute_rates(): work done per unit of
 // time relative to running alone on a whole GPU (1.0 = standalone speed).
 struct Resident {
+  // The fields every rate update reads come first, the ask (read on joins and admissions) last:
+  // a GPU's residents are scanned on every change.
   std::uint32_t task = 0;
-  DeviceAsk ask;
-  PhaseDemand demand;
-  double rate = 0;
   // The parts of the GPU it occupies (MIG instances: bit i = instance i), chosen by the
   // policy's choose_slots() as it joins; 0 for policies without parts.
   std::uint32_t slots = 0;
+  double rate = 0;
+  PhaseDemand demand;
+  DeviceAsk ask;
 };
 
 // How a pod's units of the device resource may be spread over the GPUs of its node.

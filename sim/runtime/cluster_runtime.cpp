@@ -137,7 +137,7 @@ bool ClusterRuntime::try_start(std::uint32_t job) {
     Gpu& gpu = cluster_.gpu(device.gpu);
     const DeviceAsk ask{shape.gpu_resource, device.units, shape.gpu_units, shape.gpu_per_device};
     const std::uint32_t slots = gpu.sharing->choose_slots(ask, gpu.residents);
-    gpu.residents.push_back(Resident{job, ask, shape.demand, 0.0, slots});
+    gpu.residents.push_back(Resident{job, slots, 0.0, shape.demand, ask});
     ++gpu_usage_[gpu.index].jobs_started;
     ++rec.gpu_devices;
     if (rec.note < 0) {
