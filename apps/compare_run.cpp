@@ -199,9 +199,7 @@ const std::vector<Figure>& figures() {
 
 std::string table_cell(const Figure& figure, std::optional<double> value) {
   if (!value) return "-";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", figure.decimals < 0 ? 0 : figure.decimals, *value);
-  return buf;
+  return format_fixed(*value, figure.decimals < 0 ? 0 : figure.decimals);
 }
 
 Json json_value(const Figure& figure, std::optional<double> value) {

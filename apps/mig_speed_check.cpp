@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <stdexcept>
 
 #include "policies/mig/mig_policy.h"
@@ -19,12 +18,6 @@ const MigProfile& profile_of(const MigGpuProfiles& mig, std::string_view name) {
     throw std::logic_error("mig_model_speed: " + std::string(mig.gpu_id) + " has no MIG profile " + std::string(name));
   }
   return *profile;
-}
-
-std::string fixed(double value, int digits) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", digits, value);
-  return buffer;
 }
 
 // "+0.012", "-0.034"; a value that rounds to zero prints "+0.000" whatever its sign.
@@ -156,8 +149,8 @@ std::string mig_error_table_markdown(const std::vector<MigErrorRow>& rows) {
       "|---|---|---|---|---|---|\n";
   for (const MigErrorRow& r : rows) {
     out += "| " + r.slice + " | " + std::to_string(r.count) + " | " + signed_fixed(r.bias, 3) + " | " +
-           fixed(r.rms, 3) + " | " + fixed(r.worst, 3) + " | " + (r.worst_profile.empty() ? "-" : r.worst_profile) +
-           " |\n";
+           format_fixed(r.rms, 3) + " | " + format_fixed(r.worst, 3) + " | " +
+           (r.worst_profile.empty() ? "-" : r.worst_profile) + " |\n";
   }
   return out;
 }
@@ -185,12 +178,13 @@ std::string mig_speed_detail_markdown(const MigSpeedCheck& check) {
       "| profile | MIG profile | measured | built-in sm | built-in bw | in-sample | rel. error | refit sm | refit bw | "
       "left out | rel. error |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const MigSpeedComparison& c : check.comparisons) {
-    out += "| " + c.profile + " | " + c.slice + " | " + fixed(c.measured, 3) + " | " + fixed(c.builtin.sm, 4) + " | " +
-           fixed(c.builtin.bw, 4) + " | " + fixed(c.in_sample, 3) + " | " +
-           signed_fixed((c.in_sample - c.measured) / c.measured, 3) + " | ";
+    out += "| " + c.profile + " | " + c.slice + " | " + format_fixed(c.measured, 3) + " | " +
+           format_fixed(c.builtin.sm, 4) + " | " + format_fixed(c.builtin.bw, 4) + " | " +
+           format_fixed(c.in_sample, 3) + " | " + signed_fixed((c.in_sample - c.measured) / c.measured, 3) + " | ";
     if (c.out_of_sample) {
-      out += fixed(c.refitted.sm, 4) + " | " + fixed(c.refitted.bw, 4) + " | " + fixed(*c.out_of_sample, 3) + " | " +
-             signed_fixed((*c.out_of_sample - c.measured) / c.measured, 3) + " |\n";
+      out += format_fixed(c.refitted.sm, 4) + " | " + format_fixed(c.refitted.bw, 4) + " | " +
+             format_fixed(*c.out_of_sample, 3) + " | " + signed_fixed((*c.out_of_sample - c.measured) / c.measured, 3) +
+             " |\n";
     } else {
       out += "- | - | - | - |\n";
     }

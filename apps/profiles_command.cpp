@@ -1,12 +1,12 @@
 #include "apps/profiles_command.h"
 
 #include <CLI/CLI.hpp>
-#include <cstdio>
 #include <iostream>
 #include <string>
 
 #include "apps/mig_speed_check.h"
 #include "policies/contention/contention_model.h"
+#include "sim/scenario/error_text.h"
 #include "workloads/profiles/profile_fit.h"
 #include "workloads/profiles/workload_profile.h"
 
@@ -29,12 +29,6 @@ std::array<double, 2> contention_pair(FitDemand a, FitDemand b) {
   std::array<double, 2> rates{};
   solve_contention(tasks, rates);
   return rates;
-}
-
-std::string fixed(double value, int digits) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", digits, value);
-  return buffer;
 }
 
 int run_fit(const ProfilesCommand& c) {
@@ -66,9 +60,9 @@ int run_list() {
   };
   std::cout << pad("PROFILE", width) << "  SM      BW      DATA   N    RMS-ERR\n";
   for (const WorkloadProfile& p : library.profiles()) {
-    std::cout << pad(p.name, width) << "  " << pad(fixed(p.sm, 4), 6) << "  " << pad(fixed(p.bw, 4), 6) << "  "
-              << pad(p.fit.data, 5) << "  " << pad(std::to_string(p.fit.measurements), 3) << "  "
-              << fixed(p.fit.rms_rel_error, 4) << "\n";
+    std::cout << pad(p.name, width) << "  " << pad(format_fixed(p.sm, 4), 6) << "  " << pad(format_fixed(p.bw, 4), 6)
+              << "  " << pad(p.fit.data, 5) << "  " << pad(std::to_string(p.fit.measurements), 3) << "  "
+              << format_fixed(p.fit.rms_rel_error, 4) << "\n";
   }
   return 0;
 }

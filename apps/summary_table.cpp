@@ -3,21 +3,17 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "sim/scenario/error_text.h"
+
 namespace sharesim {
 namespace {
-
-std::string fixed(double value, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
-  return buf;
-}
 
 std::string stats_row(const char* label, const SampleSummary& s) {
   std::string row = label;
   row.resize(12, ' ');
   if (s.count == 0) return row + "(none)\n";
-  return row + "mean " + fixed(s.mean, 2) + "   p50 " + fixed(s.p50, 2) + "   p95 " + fixed(s.p95, 2) + "   p99 " +
-         fixed(s.p99, 2) + "\n";
+  return row + "mean " + format_fixed(s.mean, 2) + "   p50 " + format_fixed(s.p50, 2) + "   p95 " +
+         format_fixed(s.p95, 2) + "   p99 " + format_fixed(s.p99, 2) + "\n";
 }
 
 }  // namespace
@@ -33,9 +29,9 @@ std::string format_summary_table(const ScenarioRun& run, const std::string& outp
          "   failed " + std::to_string(m.failed) + "\n";
   out += stats_row("wait (s)", m.wait_s);
   out += stats_row("JCT (s)", m.jct_s);
-  out += "GPUs        " + std::to_string(m.gpu_count) + "   utilization " + fixed(m.utilization_mean, 3) +
-         "   allocated " + fixed(m.allocated_fraction_mean, 3) + "   GPU-hours " + fixed(m.gpu_hours_allocated, 1) +
-         "\n";
+  out += "GPUs        " + std::to_string(m.gpu_count) + "   utilization " + format_fixed(m.utilization_mean, 3) +
+         "   allocated " + format_fixed(m.allocated_fraction_mean, 3) + "   GPU-hours " +
+         format_fixed(m.gpu_hours_allocated, 1) + "\n";
   if (m.failed > 0) {
     out += "kills       OOM " + std::to_string(m.killed_oom) + "   fault " + std::to_string(m.killed_fault) +
            "   admission error " + std::to_string(m.killed_admission) + "   of which by another pod's " +
@@ -45,9 +41,9 @@ std::string format_summary_table(const ScenarioRun& run, const std::string& outp
   const bool shared =
       std::any_of(m.pools.begin(), m.pools.end(), [](const PoolMetrics& p) { return p.policy != "exclusive"; });
   if (shared) {
-    out += "sharing     SM utilization " + fixed(m.sm_utilization_mean, 3) + "   slowdown p50 " +
-           fixed(m.slowdown.p50, 2) + "   p95 " + fixed(m.slowdown.p95, 2) + "   context switches " +
-           fixed(m.context_switches, 0) + "\n";
+    out += "sharing     SM utilization " + format_fixed(m.sm_utilization_mean, 3) + "   slowdown p50 " +
+           format_fixed(m.slowdown.p50, 2) + "   p95 " + format_fixed(m.slowdown.p95, 2) + "   context switches " +
+           format_fixed(m.context_switches, 0) + "\n";
   }
   if (m.origins.size() > 1) {
     out += "\n  origin                kind        jobs     done   wait p50   wait p95    JCT p50    JCT p95\n";
@@ -73,7 +69,7 @@ std::string format_summary_table(const ScenarioRun& run, const std::string& outp
   }
   const double rate = m.wall_s > 0 ? static_cast<double>(m.events) / m.wall_s / 1e6 : 0;
   out += "simulated   " + format_duration(seconds_to_time(m.horizon_s)) + " in " + std::to_string(m.events) +
-         " events, " + fixed(m.wall_s, 3) + " s wall (" + fixed(rate, 1) + " M events/s)\n";
+         " events, " + format_fixed(m.wall_s, 3) + " s wall (" + format_fixed(rate, 1) + " M events/s)\n";
   if (!output_dir.empty()) out += "outputs     " + output_dir + "/\n";
   return out;
 }

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "kernels/host/calib_error.h"
+#include "sim/scenario/json_pointer.h"
 
 namespace sharesim::calib {
 
@@ -28,22 +29,6 @@ std::string json_type_name(const nlohmann::json& value) {
       return "an unsupported JSON value";
   }
 }
-
-std::string child_pointer(const std::string& parent, std::string_view key) {
-  std::string escaped;
-  for (const char c : key) {
-    if (c == '~') {
-      escaped += "~0";
-    } else if (c == '/') {
-      escaped += "~1";
-    } else {
-      escaped += c;
-    }
-  }
-  return parent + "/" + escaped;
-}
-
-std::string child_pointer(const std::string& parent, std::size_t index) { return parent + "/" + std::to_string(index); }
 
 namespace {
 
@@ -88,14 +73,14 @@ const nlohmann::json& JsonReader::array(const nlohmann::json& value, const std::
 const nlohmann::json& JsonReader::member(const nlohmann::json& obj, const std::string& pointer,
                                          std::string_view key) const {
   const auto it = obj.find(std::string(key));
-  if (it == obj.end()) fail(child_pointer(pointer, key), "required key is missing");
+  if (it == obj.end()) fail(pointer_append(pointer, key), "required key is missing");
   return *it;
 }
 
 std::string JsonReader::string(const nlohmann::json& obj, const std::string& pointer, std::string_view key) const {
   const nlohmann::json& value = member(obj, pointer, key);
   if (!value.is_string() || value.get<std::string>().empty()) {
-    fail(child_pointer(pointer, key), "expected a non-empty string, found " + json_type_name(value));
+    fail(pointer_append(pointer, key), "expected a non-empty string, found " + json_type_name(value));
   }
   return value.get<std::string>();
 }
@@ -108,7 +93,7 @@ double JsonReader::number_value(const nlohmann::json& value, const std::string& 
 }
 
 double JsonReader::number(const nlohmann::json& obj, const std::string& pointer, std::string_view key) const {
-  return number_value(member(obj, pointer, key), child_pointer(pointer, key));
+  return number_value(member(obj, pointer, key), pointer_append(pointer, key));
 }
 
 double JsonReader::number_at_least(const nlohmann::json& obj, const std::string& pointer, std::string_view key,
@@ -117,7 +102,7 @@ double JsonReader::number_at_least(const nlohmann::json& obj, const std::string&
   if (x < minimum) {
     std::ostringstream text;
     text << "expected a number >= " << minimum << ", found " << member(obj, pointer, key).dump();
-    fail(child_pointer(pointer, key), text.str());
+    fail(pointer_append(pointer, key), text.str());
   }
   return x;
 }
@@ -131,31 +116,31 @@ std::int64_t JsonReader::integer_value(const nlohmann::json& value, const std::s
 }
 
 std::int64_t JsonReader::integer(const nlohmann::json& obj, const std::string& pointer, std::string_view key) const {
-  return integer_value(member(obj, pointer, key), child_pointer(pointer, key));
+  return integer_value(member(obj, pointer, key), pointer_append(pointer, key));
 }
 
 std::int64_t JsonReader::integer_in(const nlohmann::json& obj, const std::string& pointer, std::string_view key,
                                     std::int64_t low, std::int64_t high) const {
   const std::int64_t x = integer(obj, pointer, key);
   if (x < low || x > high) {
-    fail(child_pointer(pointer, key), "expected an integer from " + std::to_string(low) + " to " +
-                                          std::to_string(high) + ", found " + std::to_string(x));
+    fail(pointer_append(pointer, key), "expected an integer from " + std::to_string(low) + " to " +
+                                           std::to_string(high) + ", found " + std::to_string(x));
   }
   return x;
 }
 
 std::vector<double> JsonReader::number_array(const nlohmann::json& obj, const std::string& pointer,
                                              std::string_view key, double minimum) const {
-  const std::string where = child_pointer(pointer, key);
+  const std::string where = pointer_append(pointer, key);
   const nlohmann::json& values = array(member(obj, pointer, key), where);
   std::vector<double> out;
   out.reserve(values.size());
   for (std::size_t i = 0; i < values.size(); ++i) {
-    const double x = number_value(values[i], child_pointer(where, i));
+    const double x = number_value(values[i], pointer_append(where, i));
     if (x < minimum) {
       std::ostringstream text;
       text << "expected a number >= " << minimum << ", found " << values[i].dump();
-      fail(child_pointer(where, i), text.str());
+      fail(pointer_append(where, i), text.str());
     }
     out.push_back(x);
   }

@@ -13,10 +13,6 @@ namespace sharesim::calib {
 // "object", "array", "string", "number", ... as a JSON user would say it.
 std::string json_type_name(const nlohmann::json& value);
 
-// Pointer text for child `key` (escapes '~' and '/' as RFC 6901 requires).
-std::string child_pointer(const std::string& parent, std::string_view key);
-std::string child_pointer(const std::string& parent, std::size_t index);
-
 // Reads the JSON file at `path`; a missing file or a syntax error is a CalibError.
 nlohmann::json read_json_file(const std::string& path);
 // The same, keeping the file's key order (for profiles copied into other profiles).

@@ -1,6 +1,7 @@
 #include "kernels/host/raw_data.h"
 
 #include "kernels/host/json_read.h"
+#include "sim/scenario/json_pointer.h"
 
 namespace sharesim::calib {
 
@@ -11,8 +12,8 @@ constexpr std::int64_t kMaxNs = INT64_MAX / 4;
 Interval read_interval(const JsonReader& in, const nlohmann::json& pair, const std::string& pointer) {
   in.array(pair, pointer);
   if (pair.size() != 2) in.fail(pointer, "expected [begin_ns, end_ns], found " + pair.dump());
-  Interval span{in.integer_value(pair[0], child_pointer(pointer, 0)),
-                in.integer_value(pair[1], child_pointer(pointer, 1))};
+  Interval span{in.integer_value(pair[0], pointer_append(pointer, 0)),
+                in.integer_value(pair[1], pointer_append(pointer, 1))};
   if (span.begin < 0 || span.end > kMaxNs || span.end < span.begin) {
     in.fail(pointer, "expected 0 <= begin_ns <= end_ns, found " + pair.dump());
   }
@@ -23,32 +24,32 @@ RawTimeslice read_timeslice(const JsonReader& in, const nlohmann::json& section,
   in.object(section, pointer);
   RawTimeslice out;
   out.threshold_ns = in.integer_in(section, pointer, "threshold_ns", 2000, 1000000);
-  const std::string runs_pointer = child_pointer(pointer, "runs");
+  const std::string runs_pointer = pointer_append(pointer, "runs");
   const nlohmann::json& runs = in.array(in.member(section, pointer, "runs"), runs_pointer);
   for (std::size_t r = 0; r < runs.size(); ++r) {
-    const std::string run_pointer = child_pointer(runs_pointer, r);
+    const std::string run_pointer = pointer_append(runs_pointer, r);
     in.object(runs[r], run_pointer);
     ProbeRun run;
     run.processes = static_cast<int>(in.integer_in(runs[r], run_pointer, "processes", 2, 64));
-    const std::string contexts_pointer = child_pointer(run_pointer, "contexts");
+    const std::string contexts_pointer = pointer_append(run_pointer, "contexts");
     const nlohmann::json& contexts = in.array(in.member(runs[r], run_pointer, "contexts"), contexts_pointer);
     if (contexts.size() != static_cast<std::size_t>(run.processes)) {
       in.fail(contexts_pointer, "expected " + std::to_string(run.processes) +
                                     " context logs (one per process), found " + std::to_string(contexts.size()));
     }
     for (std::size_t c = 0; c < contexts.size(); ++c) {
-      const std::string context_pointer = child_pointer(contexts_pointer, c);
+      const std::string context_pointer = pointer_append(contexts_pointer, c);
       in.object(contexts[c], context_pointer);
       ContextLog log;
       log.window = read_interval(in, in.member(contexts[c], context_pointer, "window_ns"),
-                                 child_pointer(context_pointer, "window_ns"));
-      const std::string gaps_pointer = child_pointer(context_pointer, "gaps_ns");
+                                 pointer_append(context_pointer, "window_ns"));
+      const std::string gaps_pointer = pointer_append(context_pointer, "gaps_ns");
       const nlohmann::json& gaps = in.array(in.member(contexts[c], context_pointer, "gaps_ns"), gaps_pointer);
       for (std::size_t g = 0; g < gaps.size(); ++g) {
-        const Interval gap = read_interval(in, gaps[g], child_pointer(gaps_pointer, g));
+        const Interval gap = read_interval(in, gaps[g], pointer_append(gaps_pointer, g));
         if (gap.begin < log.window.begin || gap.end > log.window.end) {
-          in.fail(child_pointer(gaps_pointer, g), "gap lies outside the context's window_ns " +
-                                                      contexts[c]["window_ns"].dump() + ": " + gaps[g].dump());
+          in.fail(pointer_append(gaps_pointer, g), "gap lies outside the context's window_ns " +
+                                                       contexts[c]["window_ns"].dump() + ": " + gaps[g].dump());
         }
         log.gaps.push_back(gap);
       }
@@ -57,24 +58,24 @@ RawTimeslice read_timeslice(const JsonReader& in, const nlohmann::json& section,
     out.runs.push_back(std::move(run));
   }
   if (in.has(section, "cache_refill")) {
-    const std::string cache_pointer = child_pointer(pointer, "cache_refill");
+    const std::string cache_pointer = pointer_append(pointer, "cache_refill");
     const nlohmann::json& cache = in.object(section["cache_refill"], cache_pointer);
     if (in.has(cache, "skipped")) {
       out.cache_refill_skipped = in.string(cache, cache_pointer, "skipped");
     } else {
-      const std::string walks_pointer = child_pointer(cache_pointer, "walks");
+      const std::string walks_pointer = pointer_append(cache_pointer, "walks");
       const nlohmann::json& walks = in.array(in.member(cache, cache_pointer, "walks"), walks_pointer);
       for (std::size_t w = 0; w < walks.size(); ++w) {
-        const std::string walk_pointer = child_pointer(walks_pointer, w);
+        const std::string walk_pointer = pointer_append(walks_pointer, w);
         in.array(walks[w], walk_pointer);
         if (walks[w].size() != 3)
           in.fail(walk_pointer, "expected [begin_ns, end_ns, after_switch 0|1], found " + walks[w].dump());
         const nlohmann::json pair = {walks[w][0], walks[w][1]};
         Walk walk;
         walk.span = read_interval(in, pair, walk_pointer);
-        const std::int64_t flag = in.integer_value(walks[w][2], child_pointer(walk_pointer, 2));
+        const std::int64_t flag = in.integer_value(walks[w][2], pointer_append(walk_pointer, 2));
         if (flag != 0 && flag != 1)
-          in.fail(child_pointer(walk_pointer, 2), "expected 0 or 1, found " + walks[w][2].dump());
+          in.fail(pointer_append(walk_pointer, 2), "expected 0 or 1, found " + walks[w][2].dump());
         walk.after_switch = flag == 1;
         out.walks.push_back(walk);
       }
@@ -86,41 +87,41 @@ RawTimeslice read_timeslice(const JsonReader& in, const nlohmann::json& section,
 RawCorun read_corun(const JsonReader& in, const nlohmann::json& section, const std::string& pointer) {
   in.object(section, pointer);
   RawCorun out;
-  const std::string stressors_pointer = child_pointer(pointer, "stressors");
+  const std::string stressors_pointer = pointer_append(pointer, "stressors");
   const nlohmann::json& stressors = in.object(in.member(section, pointer, "stressors"), stressors_pointer);
   for (const auto& [name, info] : stressors.items()) {
-    const std::string p = child_pointer(stressors_pointer, name);
+    const std::string p = pointer_append(stressors_pointer, name);
     in.object(info, p);
     RawStressor s;
     s.unit = in.string(info, p, "unit");
     s.dram_bytes_per_unit = in.number_at_least(info, p, "dram_bytes_per_unit", 0);
     out.stressors[name] = s;
   }
-  const std::string cases_pointer = child_pointer(pointer, "cases");
+  const std::string cases_pointer = pointer_append(pointer, "cases");
   const nlohmann::json& cases = in.array(in.member(section, pointer, "cases"), cases_pointer);
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    const std::string p = child_pointer(cases_pointer, i);
+    const std::string p = pointer_append(cases_pointer, i);
     in.object(cases[i], p);
     CorunCase c;
     c.mode = in.string(cases[i], p, "mode");
     if (c.mode != "processes" && c.mode != "mps" && c.mode != "streams") {
-      in.fail(child_pointer(p, "mode"), "expected \"processes\", \"mps\" or \"streams\", found \"" + c.mode + "\"");
+      in.fail(pointer_append(p, "mode"), "expected \"processes\", \"mps\" or \"streams\", found \"" + c.mode + "\"");
     }
-    const std::string kernels_pointer = child_pointer(p, "kernels");
+    const std::string kernels_pointer = pointer_append(p, "kernels");
     const nlohmann::json& kernels = in.array(in.member(cases[i], p, "kernels"), kernels_pointer);
     for (std::size_t k = 0; k < kernels.size(); ++k) {
       if (!kernels[k].is_string() || !out.stressors.contains(kernels[k].get<std::string>())) {
-        in.fail(child_pointer(kernels_pointer, k), "expected the name of a stressor listed in " + stressors_pointer +
-                                                       ", found " + json_type_name(kernels[k]));
+        in.fail(pointer_append(kernels_pointer, k), "expected the name of a stressor listed in " + stressors_pointer +
+                                                        ", found " + json_type_name(kernels[k]));
       }
       c.kernels.push_back(kernels[k].get<std::string>());
     }
     if (c.kernels.empty()) in.fail(kernels_pointer, "expected at least one kernel, found none");
     c.throughput = in.number_array(cases[i], p, "throughput", 0);
     if (c.throughput.size() != c.kernels.size()) {
-      in.fail(child_pointer(p, "throughput"), "expected " + std::to_string(c.kernels.size()) +
-                                                  " throughputs (one per kernel), found " +
-                                                  std::to_string(c.throughput.size()));
+      in.fail(pointer_append(p, "throughput"), "expected " + std::to_string(c.kernels.size()) +
+                                                   " throughputs (one per kernel), found " +
+                                                   std::to_string(c.throughput.size()));
     }
     out.cases.push_back(std::move(c));
   }
@@ -131,10 +132,10 @@ RawScaling read_scaling(const JsonReader& in, const nlohmann::json& section, con
   in.object(section, pointer);
   RawScaling out;
   out.total_sms = in.integer_in(section, pointer, "total_sms", 1, 100000);
-  const std::string points_pointer = child_pointer(pointer, "points");
+  const std::string points_pointer = pointer_append(pointer, "points");
   const nlohmann::json& points = in.array(in.member(section, pointer, "points"), points_pointer);
   for (std::size_t i = 0; i < points.size(); ++i) {
-    const std::string p = child_pointer(points_pointer, i);
+    const std::string p = pointer_append(points_pointer, i);
     in.object(points[i], p);
     ScalingPoint point;
     point.stressor = in.string(points[i], p, "stressor");
@@ -142,7 +143,7 @@ RawScaling read_scaling(const JsonReader& in, const nlohmann::json& section, con
     point.granted_sms = static_cast<int>(in.integer_in(points[i], p, "granted_sms", 1, out.total_sms));
     point.throughput = in.number(points[i], p, "throughput");
     if (!(point.throughput > 0))
-      in.fail(child_pointer(p, "throughput"), "expected a number > 0, found " + points[i]["throughput"].dump());
+      in.fail(pointer_append(p, "throughput"), "expected a number > 0, found " + points[i]["throughput"].dump());
     out.points.push_back(point);
   }
   return out;

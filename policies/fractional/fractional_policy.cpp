@@ -136,30 +136,23 @@ HamiPolicy::HamiPolicy(const Resources& resources, std::int64_t device_split_cou
                        const CalibrationProfile& profile)
     : FractionalPolicy(model, profile), resources_(resources), device_split_count_(device_split_count) {}
 
-std::optional<std::int64_t> HamiPolicy::quantity(const DeviceAsk& ask, ResourceId resource) const {
-  for (const ResourceQuantity& q : ask.per_device.view()) {
-    if (q.resource == resource) return q.quantity;
-  }
-  return std::nullopt;
-}
-
 std::int64_t HamiPolicy::granted_memory_mib(const DeviceAsk& ask) const {
   // nvidia.com/gpumem in MiB, else nvidia.com/gpumem-percentage of the GPU (at least 1 MiB),
   // else HAMi's nvidia.defaultMem 0, which means the whole GPU's memory (HAMi docs/config.md).
-  if (const auto mib = quantity(ask, resources_.gpumem)) return *mib;
-  if (const auto percent = quantity(ask, resources_.gpumem_percent)) {
+  if (const auto mib = ask.per_device.find(resources_.gpumem)) return *mib;
+  if (const auto percent = ask.per_device.find(resources_.gpumem_percent)) {
     return std::max<std::int64_t>(memory_mib_ * *percent / 100, 1);
   }
   return memory_mib_;
 }
 
 std::int64_t HamiPolicy::cores(const DeviceAsk& ask) const {
-  if (const auto percent = quantity(ask, resources_.gpucores)) return *percent;
+  if (const auto percent = ask.per_device.find(resources_.gpucores)) return *percent;
   // Without nvidia.com/gpucores: 100 when the pod's memory is the whole GPU (gpumem-percentage
   // 100, or no memory asked), as HAMi's admission webhook sets it; else nvidia.defaultCores 0
   // (HAMi docs/config.md).
-  const auto percent = quantity(ask, resources_.gpumem_percent);
-  const bool whole_memory = !quantity(ask, resources_.gpumem) && (!percent || *percent == 100);
+  const auto percent = ask.per_device.find(resources_.gpumem_percent);
+  const bool whole_memory = !ask.per_device.find(resources_.gpumem) && (!percent || *percent == 100);
   return whole_memory ? 100 : 0;
 }
 

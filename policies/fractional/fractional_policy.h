@@ -112,8 +112,6 @@ class HamiPolicy final : public FractionalPolicy {
   std::int64_t cores(const DeviceAsk& ask) const;
 
  private:
-  std::optional<std::int64_t> quantity(const DeviceAsk& ask, ResourceId resource) const;
-
   Resources resources_;
   std::int64_t device_split_count_;
 };

@@ -113,27 +113,19 @@ void Cluster::advertise_resources(std::uint32_t gpu_index) {
 
 void Cluster::allocate_units(std::uint32_t gpu_index, ResourceId resource, std::int64_t units) {
   Gpu& g = gpus_[gpu_index];
-  for (std::size_t i = 0; i < g.resource_count; ++i) {
-    GpuResource& slot = g.resources[i];
-    if (slot.resource != resource) continue;
-    if (slot.allocated + units > slot.capacity) throw std::logic_error("GPU resource over-allocated");
-    slot.allocated += units;
-    nodes_[g.node].resource_allocated[resource] += units;
-    return;
-  }
-  throw std::logic_error("GPU does not advertise the resource being allocated");
+  GpuResource* slot = g.find_resource(resource);
+  if (slot == nullptr) throw std::logic_error("GPU does not advertise the resource being allocated");
+  if (slot->allocated + units > slot->capacity) throw std::logic_error("GPU resource over-allocated");
+  slot->allocated += units;
+  nodes_[g.node].resource_allocated[resource] += units;
 }
 
 void Cluster::release_units(std::uint32_t gpu_index, ResourceId resource, std::int64_t units) {
   Gpu& g = gpus_[gpu_index];
-  for (std::size_t i = 0; i < g.resource_count; ++i) {
-    GpuResource& slot = g.resources[i];
-    if (slot.resource != resource) continue;
-    slot.allocated -= units;
-    nodes_[g.node].resource_allocated[resource] -= units;
-    return;
-  }
-  throw std::logic_error("GPU does not advertise the resource being released");
+  GpuResource* slot = g.find_resource(resource);
+  if (slot == nullptr) throw std::logic_error("GPU does not advertise the resource being released");
+  slot->allocated -= units;
+  nodes_[g.node].resource_allocated[resource] -= units;
 }
 
 }  // namespace sharesim

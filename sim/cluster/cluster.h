@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/cluster/gpu_catalog.h"
@@ -38,23 +39,24 @@ struct Gpu {
   std::vector<Resident> residents;
   bool draining = false;  // takes no new pods: it is being emptied to be repartitioned
 
-  bool advertises(ResourceId resource) const {
+  // The advertised entry of `resource`, nullptr when this GPU does not offer it.
+  const GpuResource* find_resource(ResourceId resource) const {
     for (std::size_t i = 0; i < resource_count; ++i) {
-      if (resources[i].resource == resource) return true;
+      if (resources[i].resource == resource) return &resources[i];
     }
-    return false;
+    return nullptr;
   }
+  GpuResource* find_resource(ResourceId resource) {
+    return const_cast<GpuResource*>(std::as_const(*this).find_resource(resource));
+  }
+  bool advertises(ResourceId resource) const { return find_resource(resource) != nullptr; }
   std::int64_t capacity(ResourceId resource) const {
-    for (std::size_t i = 0; i < resource_count; ++i) {
-      if (resources[i].resource == resource) return resources[i].capacity;
-    }
-    return 0;
+    const GpuResource* r = find_resource(resource);
+    return r != nullptr ? r->capacity : 0;
   }
   std::int64_t free_units(ResourceId resource) const {
-    for (std::size_t i = 0; i < resource_count; ++i) {
-      if (resources[i].resource == resource) return resources[i].capacity - resources[i].allocated;
-    }
-    return 0;
+    const GpuResource* r = find_resource(resource);
+    return r != nullptr ? r->capacity - r->allocated : 0;
   }
 };
 

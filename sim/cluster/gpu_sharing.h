@@ -34,13 +34,15 @@ struct PerDeviceQuantities {
   std::uint8_t count = 0;
 
   std::span<const ResourceQuantity> view() const { return {items.data(), count}; }
-  // The quantity of `resource` (0 when absent).
-  std::int64_t of(ResourceId resource) const {
+  // The quantity of `resource`, nullopt when the pod does not ask for it.
+  std::optional<std::int64_t> find(ResourceId resource) const {
     for (const ResourceQuantity& q : view()) {
       if (q.resource == resource) return q.quantity;
     }
-    return 0;
+    return std::nullopt;
   }
+  // The same, 0 when absent.
+  std::int64_t of(ResourceId resource) const { return find(resource).value_or(0); }
   bool operator==(const PerDeviceQuantities& other) const {
     if (count != other.count) return false;
     for (std::size_t i = 0; i < count; ++i) {

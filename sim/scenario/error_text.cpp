@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 
 namespace sharesim {
 namespace {
@@ -42,6 +43,12 @@ std::string format_number(double value) {
   char buf[32];
   const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
   return std::string(buf, end);
+}
+
+std::string format_fixed(double value, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+  return buf;
 }
 
 std::string count_of(long long count, std::string_view singular, std::string_view plural) {

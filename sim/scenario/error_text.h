@@ -21,6 +21,8 @@ std::string describe_value(const nlohmann::ordered_json& value);
 // A number for a message: integers without a decimal point ("30", "1000000000000"), others in
 // their shortest exact form ("0.5").
 std::string format_number(double value);
+// A number with exactly `decimals` digits after the point ("0.830", "1451.1"), for tables.
+std::string format_fixed(double value, int decimals);
 // "1 GPU", "9 GPUs".
 std::string count_of(long long count, std::string_view singular, std::string_view plural);
 

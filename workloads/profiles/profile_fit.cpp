@@ -5,7 +5,6 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -16,6 +15,7 @@
 #include "sim/metrics/output_files.h"
 #include "sim/scenario/error_text.h"
 #include "sim/scenario/input_error.h"
+#include "sim/scenario/json_pointer.h"
 
 namespace sharesim {
 
@@ -151,11 +151,7 @@ Residuals pair_residuals(std::span<const PairObservation> observations, const Pa
 
 // The double nearest to `value` rounded to `digits` decimals, so files show "0.8291", not
 // "0.8291000000000001".
-double round_to(double value, int digits) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", digits, value);
-  return std::strtod(buffer, nullptr);
-}
+double round_to(double value, int digits) { return std::strtod(format_fixed(value, digits).c_str(), nullptr); }
 
 std::string trim(std::string text) {
   while (!text.empty() && (text.back() == '\r' || text.back() == ' ')) text.pop_back();
@@ -232,26 +228,6 @@ nlohmann::json read_json_file(const std::string& path) {
   } catch (const nlohmann::json::parse_error& e) {
     throw InputError(path, "", std::string("expected JSON, found a syntax error: ") + e.what());
   }
-}
-
-std::string json_pointer_token(const std::string& key) {
-  std::string out;
-  for (const char c : key) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-std::string fixed(double value, int digits) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", digits, value);
-  return buffer;
 }
 
 }  // namespace
@@ -388,7 +364,7 @@ std::vector<WorkloadProfile> read_gavel_profiles(const std::string& dir) {
                            (worker == doc.end() ? std::string("none") : describe_value(*worker)));
     }
     for (const auto& [key, entry] : worker->items()) {
-      const std::string pointer = std::string("/") + gpu + "/" + json_pointer_token(key);
+      const std::string pointer = pointer_append(std::string("/") + gpu, key);
       std::string job_type;
       std::int64_t scale = 0;
       if (!parse_gavel_key(key, job_type, scale)) {
@@ -417,7 +393,7 @@ std::vector<WorkloadProfile> read_gavel_profiles(const std::string& dir) {
       p.isolated_throughput[gpu] = alone->get<double>();
       for (const auto& [partner_key, value] : entry.items()) {
         if (partner_key == "null") continue;
-        const std::string partner_pointer = pointer + "/" + json_pointer_token(partner_key);
+        const std::string partner_pointer = pointer_append(pointer, partner_key);
         std::string partner_type;
         std::int64_t partner_scale = 0;
         if (!parse_gavel_key(partner_key, partner_type, partner_scale)) {
@@ -635,8 +611,8 @@ std::string fit_report_markdown(const std::vector<WorkloadProfile>& profiles) {
   std::map<std::string, std::vector<std::pair<double, std::string>>> by_data;
   for (const WorkloadProfile* p : sorted) {
     out += "| " + p->name + " | " + p->fit.data + " | " + std::to_string(p->fit.measurements) + " | " +
-           fixed(p->sm, 4) + " | " + fixed(p->bw, 4) + " | " + fixed(p->fit.rms_rel_error, 4) + " | " +
-           fixed(p->fit.max_rel_error, 4) + " |\n";
+           format_fixed(p->sm, 4) + " | " + format_fixed(p->bw, 4) + " | " + format_fixed(p->fit.rms_rel_error, 4) +
+           " | " + format_fixed(p->fit.max_rel_error, 4) + " |\n";
     if (p->fit.measurements > 0) by_data[p->fit.data].emplace_back(p->fit.rms_rel_error, p->name);
   }
   out += "\n";
@@ -644,8 +620,8 @@ std::string fit_report_markdown(const std::vector<WorkloadProfile>& profiles) {
     std::sort(values.begin(), values.end());
     const std::size_t n = values.size();
     const double median = n % 2 == 1 ? values[n / 2].first : (values[n / 2 - 1].first + values[n / 2].first) / 2;
-    out += data + ": " + std::to_string(n) + " profiles, median RMS rel. error " + fixed(median, 4) + ", worst " +
-           fixed(values.back().first, 4) + " (" + values.back().second + ")\n";
+    out += data + ": " + std::to_string(n) + " profiles, median RMS rel. error " + format_fixed(median, 4) +
+           ", worst " + format_fixed(values.back().first, 4) + " (" + values.back().second + ")\n";
   }
   // Two tasks under the contention model each get at least half of a saturated resource, so
   // no pair speed below 0.5 can be reproduced.
