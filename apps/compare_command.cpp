@@ -1,16 +1,13 @@
 #include "apps/compare_command.h"
 
 #include <CLI/CLI.hpp>
-#include <charconv>
 #include <iostream>
-#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "apps/compare_run.h"
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
+#include "apps/seed_option.h"
 
 namespace sharesim {
 
@@ -24,21 +21,6 @@ struct CompareCommand {
   std::string catalog_path;
   bool quiet = false;
 };
-
-namespace {
-
-// As `run --seed`: parsed here rather than by CLI11, which wraps "-1" silently.
-std::string checked_seed(const std::string& text) {
-  std::int64_t seed = -1;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
-  if (error != std::errc{} || end != text.data() + text.size() || seed < 0) {
-    const std::string largest = std::to_string(std::numeric_limits<std::int64_t>::max());
-    throw InputError("--seed", "", "expected an integer from 0 to " + largest + ", found " + quote(text));
-  }
-  return std::to_string(seed);
-}
-
-}  // namespace
 
 std::shared_ptr<CompareCommand> add_compare_command(CLI::App& app) {
   auto options = std::make_shared<CompareCommand>();
@@ -67,7 +49,7 @@ int run_compare_command(const CompareCommand& command) {
   const std::vector<std::string> names = parse_policy_list(command.policies);
   std::vector<Override> overrides;
   for (const std::string& set : command.sets) overrides.push_back(parse_override(set));
-  if (command.seed) overrides.push_back({"seed", checked_seed(*command.seed)});
+  if (command.seed) overrides.push_back({"seed", std::to_string(parse_seed_option(*command.seed))});
   const Scenario scenario = load_scenario_file(command.path, catalog, overrides);
   const std::string output = command.output.empty() ? "results/runs/" + scenario.name + "-compare" : command.output;
   CompareRun compare(scenario, catalog, names);

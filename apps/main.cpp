@@ -7,18 +7,17 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <limits>
 #include <optional>
 
 #include "apps/compare_command.h"
 #include "apps/place_command.h"
 #include "apps/profiles_command.h"
 #include "apps/scenario_run.h"
+#include "apps/seed_option.h"
 #include "apps/summary_table.h"
 #include "apps/trace_command.h"
 #include "sim/cluster/gpu_table.h"
@@ -52,21 +51,10 @@ const GpuCatalog& catalog_for(const ScenarioArgs& args, GpuCatalog& storage) {
   return storage;
 }
 
-// Parsed here rather than by CLI11, which wraps "-1" and saturates overflow silently.
-std::int64_t parse_seed(const std::string& text) {
-  std::int64_t seed = -1;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
-  if (error != std::errc{} || end != text.data() + text.size() || seed < 0) {
-    const std::string largest = std::to_string(std::numeric_limits<std::int64_t>::max());
-    throw InputError("--seed", "", "expected an integer from 0 to " + largest + ", found " + quote(text));
-  }
-  return seed;
-}
-
 Scenario load(const ScenarioArgs& args, const GpuCatalog& catalog) {
   std::vector<Override> overrides;
   for (const std::string& set : args.sets) overrides.push_back(parse_override(set));
-  if (args.seed) overrides.push_back({"seed", std::to_string(parse_seed(*args.seed))});
+  if (args.seed) overrides.push_back({"seed", std::to_string(parse_seed_option(*args.seed))});
   Scenario scenario = load_scenario_file(args.path, catalog, overrides);
   return scenario;
 }
