@@ -217,8 +217,6 @@ std::string pad_right(const std::string& text, std::size_t width) {
 
 }  // namespace
 
-std::vector<std::string> builtin_compare_policies() { return builtin_names(); }
-
 std::vector<std::string> parse_policy_list(std::string_view text, const std::string& option) {
   std::vector<std::string> names;
   std::size_t start = 0;

@@ -19,8 +19,6 @@ namespace sharesim {
 
 // The default of --policies: every built-in policy.
 inline constexpr std::string_view kDefaultComparePolicies = "exclusive,timeslice,mps,mig,vgpu,fractional";
-// The policy names compare knows without a scenario variant.
-std::vector<std::string> builtin_compare_policies();  // exclusive, timeslice, mps, mig, vgpu, fractional
 
 // Splits "a,b,c"; throws InputError naming `option` for an empty list, an empty name or a
 // name listed twice.

@@ -51,10 +51,6 @@ class FractionalPolicy : public GpuSharing {
   // Which limit the OOM message names.
   virtual std::string memory_limit_name() const = 0;
 
-  // Fraction of GPU time that runs contexts while two or more take turns (as time-slicing:
-  // slice / (slice + switch cost + cache refill) at the profile's default slice).
-  double efficiency() const { return timing_.efficiency(); }
-
  protected:
   std::int64_t memory_mib_;
 

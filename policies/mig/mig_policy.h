@@ -77,8 +77,6 @@ class MigPolicy final : public GpuSharing {
   SimTime repartition_time() const override { return reconfiguration_ns_; }
   void repartition_for(const DeviceAsk& ask) override;
 
-  const MigLayout& layout() const { return settings_.layout; }
-
  private:
   // The resource an instance of `profile` is advertised as under the strategy.
   ResourceId resource_of(const MigProfile& profile) const;

@@ -53,10 +53,6 @@ class TimeslicePolicy final : public GpuSharing {
   std::optional<SliceSchedule> slice_schedule() const override;
   UnitSpread unit_spread() const override { return UnitSpread::SeveralPerDevice; }
 
-  // Fraction of GPU time that runs contexts while two or more take turns:
-  // slice / (slice + switch cost + cache refill) (profile fields timeslice.*).
-  double efficiency() const { return timing_.efficiency(); }
-
  private:
   TimesliceSettings settings_;
   ResourceId resource_;
