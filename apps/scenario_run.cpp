@@ -27,6 +27,7 @@ ScenarioRun::ScenarioRun(const Scenario& scenario, const GpuCatalog& catalog) : 
   auto sources = build_job_sources(scenario_.workload, *workload_context_);
   scheduler_ = std::make_unique<Scheduler>(*cluster_, shapes_, scenario_.scheduler, scenario_.file);
   runtime_ = std::make_unique<ClusterRuntime>(sim_, *cluster_, *scheduler_, shapes_, origins_, std::move(sources));
+  runtime_->set_seed(scenario_.seed);
   if (scenario_.faults.job_mtbf > 0) runtime_->set_faults(scenario_.faults.job_mtbf, scenario_.seed);
   if (scenario_.output.event_log) {
     event_log_ = std::make_unique<std::ostringstream>();

@@ -44,6 +44,8 @@ std::shared_ptr<JobBehaviourFactory> make_service_factory(ServiceConfig config);
 std::shared_ptr<JobBehaviourFactory> make_notebook_factory(NotebookConfig config);
 
 // The demand of an idle phase: no SMs, no bandwidth, the same memory held.
-inline PhaseDemand idle_demand(const PhaseDemand& active) { return PhaseDemand{0.0, 0.0, active.mem_mib}; }
+inline PhaseDemand idle_demand(const PhaseDemand& active) {
+  return PhaseDemand{.sm = 0.0, .bw = 0.0, .mem_mib = active.mem_mib};
+}
 
 }  // namespace sharesim

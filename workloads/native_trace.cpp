@@ -1,6 +1,9 @@
 #include "workloads/native_trace.h"
 
+#include <optional>
+
 #include "sim/core/csv_format.h"
+#include "workloads/measured_usage.h"
 
 namespace sharesim {
 namespace {
@@ -41,14 +44,41 @@ bool NativeTraceReader::next(JobSpec& out) {
   out.pods = static_cast<std::uint32_t>(csv_.integer("pods", 1, UINT32_MAX));
   out.priority = static_cast<std::int32_t>(csv_.integer("priority", INT32_MIN, INT32_MAX));
   const std::string location = "line " + std::to_string(csv_.line_number()) + ", column gpu_product";
-  out.shape =
-      context_.shape_from_values(csv_.integer("gpus_per_pod", 0, 64), csv_.integer("cpu_milli", 0),
-                                 csv_.integer("memory_mib", 0), csv_.field("gpu_product"), csv_.path(), location);
+  out.shape = context_.shape_from_values(csv_.integer("gpus_per_pod", 0, 64), csv_.integer("cpu_milli", 0),
+                                         csv_.integer("memory_mib", 0), csv_.field("gpu_product"), csv_.path(),
+                                         location, measured_demand());
   // A pod no node could ever hold would wait forever: an input error, as in a scenario.
   if (const std::string problem = context_.capacity_problem(out.shape, out.pods); !problem.empty()) {
     csv_.fail("gpus_per_pod", problem);
   }
   return true;
+}
+
+PhaseDemand NativeTraceReader::measured_demand() const {
+  // Optional columns: what the job showed alone (docs/traces.md); an empty field = not measured.
+  const auto optional = [&](const char* column, double max) -> std::optional<double> {
+    if (!csv_.has_column(column) || csv_.field(column).empty()) return std::nullopt;
+    const double value = csv_.number(column, 0);
+    if (value > max) {
+      csv_.fail(column, "expected a number from 0 to " + std::to_string(static_cast<int>(max)) + ", found " +
+                            csv_.field(column));
+    }
+    return value;
+  };
+  PhaseDemand demand;
+  MeasuredUsage measured;
+  measured.gpu_util_pct = optional("gpu_util_pct", 100);
+  if (measured.gpu_util_pct && *measured.gpu_util_pct <= 0) {
+    csv_.fail("gpu_util_pct", "expected a number > 0 and <= 100, found " + csv_.field("gpu_util_pct"));
+  }
+  measured.mem_util_pct = optional("mem_util_pct", 100);
+  measured.sm_active = optional("sm_active", 1);
+  measured.dram_active = optional("dram_active", 1);
+  apply_measured_usage(measured, demand);
+  if (csv_.has_column("gpu_mem_mib") && !csv_.field("gpu_mem_mib").empty()) {
+    demand.mem_mib = csv_.integer("gpu_mem_mib", 0);
+  }
+  return demand;
 }
 
 std::string native_trace_header() {

@@ -24,6 +24,9 @@ class NativeTraceReader final : public JobSource {
   bool next(JobSpec& out) override;
 
  private:
+  // The current row's optional measured columns mapped onto a demand (workloads/measured_usage.h).
+  PhaseDemand measured_demand() const;
+
   CsvReader csv_;
   WorkloadContext& context_;
   SimTime last_submit_ = 0;

@@ -3,12 +3,14 @@
 #include <array>
 #include <iostream>
 #include <limits>
+#include <optional>
 #include <string_view>
 
 #include "sim/scenario/error_text.h"
 #include "sim/scenario/input_error.h"
 #include "sim/scenario/json_pointer.h"
 #include "sim/scenario/scenario_semantics.h"
+#include "workloads/measured_usage.h"
 #include "workloads/profiles/workload_profile.h"
 
 namespace sharesim {
@@ -84,8 +86,10 @@ PodShape WorkloadContext::base_shape(std::int64_t gpus, std::int64_t cpu_milli, 
 
 std::uint32_t WorkloadContext::shape_from_values(std::int64_t gpus, std::int64_t cpu_milli, std::int64_t memory_mib,
                                                  const std::string& gpu_model_id, const std::string& file,
-                                                 const std::string& where) {
-  return shapes.intern(base_shape(gpus, cpu_milli, memory_mib, gpu_model_id, file, where));
+                                                 const std::string& where, const PhaseDemand& demand) {
+  PodShape shape = base_shape(gpus, cpu_milli, memory_mib, gpu_model_id, file, where);
+  shape.demand = demand;
+  return shapes.intern(shape);
 }
 
 void WorkloadContext::read_limits(const nlohmann::json& limits, const std::string& pointer, PodShape& shape) {
@@ -194,10 +198,30 @@ std::uint32_t WorkloadContext::shape_from_request(const nlohmann::json& request,
   if (request.contains("demand")) {
     // Defaults are the contention model's (docs/models.md): sm 1.0, bw 0.5, no device memory;
     // with a profile, its values.
+    // Measured fields (nvidia-smi, DCGM; workloads/measured_usage.h) map onto the model's.
     const nlohmann::json& demand = request["demand"];
     shape.demand.sm = demand.value("sm", shape.demand.sm);
     shape.demand.bw = demand.value("bw", shape.demand.bw);
+    shape.demand.duty = demand.value("duty", shape.demand.duty);
     shape.demand.mem_mib = demand.value("mem_mib", shape.demand.mem_mib);
+    MeasuredUsage measured;
+    for (const char* key : {"gpu_util_pct", "mem_util_pct", "sm_active", "dram_active"}) {
+      if (!demand.contains(key)) continue;
+      const std::string field = model_field_of(key);
+      if (demand.contains(field)) {
+        throw InputError(scenario_file, pointer_append(pointer + "/demand", key),
+                         "expected either " + quote(field) + " or the measurement " + quote(key) +
+                             " that sets it (docs/models.md \"From what users measure\"), found both");
+      }
+    }
+    const auto read = [&](const char* key) -> std::optional<double> {
+      return demand.contains(key) ? std::optional<double>(demand[key].get<double>()) : std::nullopt;
+    };
+    measured.gpu_util_pct = read("gpu_util_pct");
+    measured.mem_util_pct = read("mem_util_pct");
+    measured.sm_active = read("sm_active");
+    measured.dram_active = read("dram_active");
+    apply_measured_usage(measured, shape.demand);
   }
   return shapes.intern(shape);
 }

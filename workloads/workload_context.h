@@ -46,7 +46,8 @@ struct WorkloadContext {
   PodShape base_shape(std::int64_t gpus, std::int64_t cpu_milli, std::int64_t memory_mib,
                       const std::string& gpu_model_id, const std::string& file, const std::string& where);
   std::uint32_t shape_from_values(std::int64_t gpus, std::int64_t cpu_milli, std::int64_t memory_mib,
-                                  const std::string& gpu_model_id, const std::string& file, const std::string& where);
+                                  const std::string& gpu_model_id, const std::string& file, const std::string& where,
+                                  const PhaseDemand& demand = PhaseDemand{});
   // A trace pod that asks for part of one GPU (gpu_milli < 1000, docs/traces.md) carries its
   // fraction as HAMi per-device quantities: nvidia.com/gpucores and nvidia.com/gpumem-percentage
   // = ceil(gpu_milli / 10). The fractional policy (hami) honours them; policies that hand out

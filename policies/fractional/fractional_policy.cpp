@@ -7,7 +7,7 @@
 #include "policies/device_plugin.h"
 #include "policies/memory_accounting.h"
 #include "policies/sharing_config.h"
-#include "policies/timeslice/timeslice_policy.h"
+#include "policies/time_sharing/duty_cycle.h"
 #include "sim/scenario/input_error.h"
 
 namespace sharesim {
@@ -52,6 +52,21 @@ void FractionalPolicy::compute_rates(std::span<Resident> residents) const {
   }
   std::vector<double> caps(residents.size(), 0.0);
   for (const std::size_t i : active) caps[i] = compute_cap(residents[i].ask);
+  const bool always_busy =
+      std::all_of(active.begin(), active.end(), [&](std::size_t i) { return residents[i].demand.duty >= 1.0; });
+  if (!always_busy) {
+    // Duty cycles: contexts compete only while their GPU work overlaps (docs/models.md "Duty
+    // cycles"); a core limit p caps a context that needs a share u of the GPU's time at p / u.
+    // Time a capped context leaves unused is not handed to the others here (the water-filling
+    // below does that for always-busy contexts): an approximation, in docs/models.md.
+    std::vector<double> duty(residents.size()), speed(residents.size());
+    resident_duties(residents, duty);
+    duty_cycle_speeds(duty, timing_.efficiency(), speed);
+    for (const std::size_t i : active) {
+      residents[i].rate = std::min({speed[i], caps[i] / residents[i].demand.duty, 1.0});
+    }
+    return;
+  }
   std::stable_sort(active.begin(), active.end(), [&](std::size_t a, std::size_t b) { return caps[a] < caps[b]; });
   double left = active.size() >= 2 ? timing_.efficiency() : 1.0;
   std::size_t sharing = active.size();
@@ -76,7 +91,9 @@ void FractionalPolicy::on_join(std::span<const Resident> residents, Casualties& 
 }
 
 double FractionalPolicy::context_switches_per_ns(std::span<const Resident> residents) const {
-  return count_active(residents) >= 2 ? timing_.switches_per_ns() : 0.0;
+  std::vector<double> duty(residents.size());
+  resident_duties(residents, duty);
+  return duty_cycle_turn_taking(duty, timing_.efficiency()) * timing_.switches_per_ns();
 }
 
 // ---- cGPU ------------------------------------------------------------------------------

@@ -15,7 +15,7 @@
 #include <optional>
 
 #include "policies/calibration/calibration_profile.h"
-#include "policies/timeslice/timeslice_policy.h"
+#include "policies/time_sharing/slice_timing.h"
 #include "sim/cluster/gpu_catalog.h"
 #include "sim/cluster/gpu_sharing.h"
 

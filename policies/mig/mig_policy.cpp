@@ -9,6 +9,7 @@
 #include "policies/device_plugin.h"
 #include "policies/memory_accounting.h"
 #include "policies/sharing_config.h"
+#include "policies/time_sharing/duty_cycle.h"
 #include "sim/scenario/error_text.h"
 #include "sim/scenario/input_error.h"
 
@@ -173,25 +174,25 @@ double MigPolicy::speed_alone(const PhaseDemand& demand, std::size_t instance) c
 }
 
 void MigPolicy::compute_rates(std::span<Resident> residents) const {
-  // Time-slicing inside an instance: n active pods share its time, minus the switches.
+  // Time-slicing inside an instance: the active pods of one instance take turns on its time
+  // while their GPU work overlaps, minus the switches (docs/models.md "Duty cycles").
+  const auto runs_on = [](const Resident& r, std::size_t instance) {
+    return is_active(r) && (r.slots >> instance & 1u) != 0;
+  };
+  for (Resident& r : residents) r.rate = (is_active(r) && r.slots != 0) ? std::numeric_limits<double>::infinity() : 0.0;
   const std::size_t instances = settings_.layout.instances.size();
-  std::vector<std::size_t> active(instances, 0);
-  for (const Resident& r : residents) {
-    if (!is_active(r)) continue;
-    for (std::size_t i = 0; i < instances; ++i) active[i] += (r.slots >> i & 1u) ? 1u : 0u;
-  }
-  for (Resident& r : residents) {
-    if (!is_active(r) || r.slots == 0) {
-      r.rate = 0;
-      continue;
+  for (std::size_t i = 0; i < instances; ++i) {
+    duty_scratch_.clear();
+    for (const Resident& r : residents) {
+      if (runs_on(r, i)) duty_scratch_.push_back(r.demand.duty);
     }
-    double rate = std::numeric_limits<double>::infinity();
-    for (std::size_t i = 0; i < instances; ++i) {
-      if (!(r.slots >> i & 1u)) continue;
-      const double share = active[i] <= 1 ? 1.0 : timing_.efficiency() / static_cast<double>(active[i]);
-      rate = std::min(rate, share * speed_alone(r.demand, i));
+    if (duty_scratch_.empty()) continue;
+    speed_scratch_.resize(duty_scratch_.size());
+    duty_cycle_speeds(duty_scratch_, timing_.efficiency(), speed_scratch_);
+    std::size_t k = 0;
+    for (Resident& r : residents) {
+      if (runs_on(r, i)) r.rate = std::min(r.rate, speed_scratch_[k++] * speed_alone(r.demand, i));
     }
-    r.rate = rate;
   }
 }
 
@@ -239,9 +240,13 @@ std::string MigPolicy::placement_note(const DeviceAsk& ask) const {
 double MigPolicy::context_switches_per_ns(std::span<const Resident> residents) const {
   double rate = 0;
   for (std::size_t i = 0; i < settings_.layout.instances.size(); ++i) {
-    std::size_t active = 0;
-    for (const Resident& r : residents) active += (is_active(r) && (r.slots >> i & 1u)) ? 1u : 0u;
-    if (active >= 2) rate += timing_.switches_per_ns();
+    duty_scratch_.clear();
+    for (const Resident& r : residents) {
+      if (is_active(r) && (r.slots >> i & 1u)) duty_scratch_.push_back(r.demand.duty);
+    }
+    if (duty_scratch_.size() >= 2) {
+      rate += duty_cycle_turn_taking(duty_scratch_, timing_.efficiency()) * timing_.switches_per_ns();
+    }
   }
   return rate;
 }

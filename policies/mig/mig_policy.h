@@ -21,6 +21,7 @@
 
 #include "policies/calibration/calibration_profile.h"
 #include "policies/mig/mig_layout.h"
+#include "policies/time_sharing/slice_timing.h"
 #include "policies/timeslice/timeslice_policy.h"
 #include "sim/cluster/gpu_catalog.h"
 #include "sim/cluster/gpu_sharing.h"
@@ -93,6 +94,9 @@ class MigPolicy final : public GpuSharing {
   std::vector<ResourceId> resource_by_profile_;  // parallel to settings_.gpu->profiles
   std::vector<std::string> resource_names_;      // likewise
   SliceTiming timing_;
+  // Reused buffers of compute_rates (rates are computed on every change of the GPU).
+  mutable std::vector<double> duty_scratch_;
+  mutable std::vector<double> speed_scratch_;
   SimTime reconfiguration_ns_ = 0;
   MeasuredMigSpeed measured_speed_;
 };

@@ -5,14 +5,15 @@
 #include "policies/device_plugin.h"
 #include "policies/memory_accounting.h"
 #include "policies/sharing_config.h"
+#include "policies/time_sharing/duty_cycle.h"
 #include "sim/scenario/error_text.h"
 #include "sim/scenario/input_error.h"
 
 namespace sharesim {
 
 TimesliceSettings TimesliceSettings::read(const SharingConfig& config, const GpuModel& model) {
-  config.reject_unknown_keys(
-      {"replicas", "rename_by_default", "fail_requests_greater_than_one", "level", "oom_blast_radius", "fidelity"});
+  config.reject_unknown_keys({"replicas", "rename_by_default", "fail_requests_greater_than_one", "level",
+                              "oom_blast_radius", "fidelity", "duty_period_ms"});
   TimesliceSettings settings;
   settings.replicas = config.integer("replicas", 1, 1, 1024);
   settings.rename_by_default = config.boolean("rename_by_default", false);
@@ -20,6 +21,7 @@ TimesliceSettings TimesliceSettings::read(const SharingConfig& config, const Gpu
   settings.level = config.choice("level", "default", {"default", "short", "medium", "long"});
   settings.oom_blast_radius = config.choice("oom_blast_radius", "pod", {"pod", "gpu"});
   settings.fidelity = config.choice("fidelity", "fluid", {"fluid", "slice"});
+  settings.duty_period_ns = std::llround(config.number("duty_period_ms", 100, 1, 3.6e6) * 1e6);
   if (config.has("level") && !model.compute_policy_timeslice) {
     // nvidia-smi compute-policy is not supported on GeForce parts (catalog field
     // compute_policy_timeslice, with its source).
@@ -29,15 +31,6 @@ TimesliceSettings TimesliceSettings::read(const SharingConfig& config, const Gpu
                          "compute_policy_timeslice is false); remove \"level\"");
   }
   return settings;
-}
-
-SliceTiming slice_timing(const std::string& level, const CalibrationProfile& profile) {
-  const CalibrationValue& slice = level == "short"    ? profile.short_slice_ns
-                                  : level == "medium" ? profile.medium_slice_ns
-                                  : level == "long"   ? profile.long_slice_ns
-                                                      : profile.default_slice_ns;
-  return SliceTiming{std::llround(slice.value),
-                     std::llround(profile.switch_cost_ns.value + profile.cache_refill_ns.value)};
 }
 
 TimeslicePolicy::TimeslicePolicy(const TimesliceSettings& settings, ResourceId resource, std::string resource_name,
@@ -54,11 +47,14 @@ bool TimeslicePolicy::admit(const DeviceAsk& ask, std::int64_t free_units, std::
 }
 
 void TimeslicePolicy::compute_rates(std::span<Resident> residents) const {
-  const std::size_t active = count_active(residents);
-  // One context alone runs without switches; n contexts share the GPU's time equally, minus
-  // what the switches between them cost (docs/models.md "Time-slicing").
-  const double share = active <= 1 ? 1.0 : timing_.efficiency() / static_cast<double>(active);
-  for (Resident& r : residents) r.rate = is_active(r) ? share : 0.0;
+  // One context alone runs without switches; contexts whose GPU work overlaps take turns, and
+  // while they do the switches between them cost time (docs/models.md "Time-slicing", "Duty
+  // cycles"). n always-busy contexts get efficiency / n each.
+  duty_scratch_.resize(residents.size());
+  speed_scratch_.resize(residents.size());
+  resident_duties(residents, duty_scratch_);
+  duty_cycle_speeds(duty_scratch_, timing_.efficiency(), speed_scratch_);
+  for (std::size_t i = 0; i < residents.size(); ++i) residents[i].rate = speed_scratch_[i];
 }
 
 void TimeslicePolicy::on_join(std::span<const Resident> residents, Casualties& out) const {
@@ -86,13 +82,14 @@ std::string TimeslicePolicy::placement_note(const DeviceAsk& ask) const {
 }
 
 double TimeslicePolicy::context_switches_per_ns(std::span<const Resident> residents) const {
-  const std::size_t active = count_active(residents);
-  return active >= 2 ? timing_.switches_per_ns() : 0.0;
+  duty_scratch_.resize(residents.size());
+  resident_duties(residents, duty_scratch_);
+  return duty_cycle_turn_taking(duty_scratch_, timing_.efficiency()) * timing_.switches_per_ns();
 }
 
 std::optional<SliceSchedule> TimeslicePolicy::slice_schedule() const {
   if (settings_.fidelity != "slice") return std::nullopt;
-  return SliceSchedule{timing_.slice_ns, timing_.gap_ns};
+  return SliceSchedule{timing_.slice_ns, timing_.gap_ns, settings_.duty_period_ns};
 }
 
 }  // namespace sharesim

@@ -6,6 +6,7 @@
 // allocation that does not fit fails (OOM), and `oom_blast_radius` says whether only that pod
 // or every pod on the GPU dies. Contexts are isolated from each other's faults.
 #include "policies/calibration/calibration_profile.h"
+#include "policies/time_sharing/slice_timing.h"
 #include "sim/cluster/gpu_catalog.h"
 #include "sim/cluster/gpu_sharing.h"
 
@@ -20,22 +21,13 @@ struct TimesliceSettings {
   std::string level = "default";         // nvidia-smi compute-policy --set-timeslice
   std::string oom_blast_radius = "pod";  // "pod" | "gpu"
   std::string fidelity = "fluid";        // "fluid" | "slice"
+  // Slice-level mode: mean host + GPU phase of a context with a duty cycle (docs/models.md
+  // "Duty cycles"; assumed, a training step's order of magnitude).
+  std::int64_t duty_period_ns = 100'000'000;
 
   // Reads and checks a pool's sharing config (the level needs compute-policy support).
   static TimesliceSettings read(const SharingConfig& config, const GpuModel& model);
 };
-
-// The slice length of a compute-policy level and the GPU time lost per switch between
-// contexts (calibration profile, section timeslice), shared by every policy that time-slices.
-struct SliceTiming {
-  std::int64_t slice_ns = 0;
-  std::int64_t gap_ns = 0;  // switch cost + cache refill
-  // Share of the GPU's time that contexts run while two or more take turns.
-  double efficiency() const { return static_cast<double>(slice_ns) / static_cast<double>(slice_ns + gap_ns); }
-  // Context switches per ns while two or more take turns.
-  double switches_per_ns() const { return 1.0 / static_cast<double>(slice_ns + gap_ns); }
-};
-SliceTiming slice_timing(const std::string& level, const CalibrationProfile& profile);
 
 class TimeslicePolicy final : public GpuSharing {
  public:
@@ -59,6 +51,9 @@ class TimeslicePolicy final : public GpuSharing {
   std::string resource_name_;
   std::int64_t memory_mib_;
   SliceTiming timing_;
+  // Reused buffers of compute_rates (rates are computed on every change of the GPU).
+  mutable std::vector<double> duty_scratch_;
+  mutable std::vector<double> speed_scratch_;
 };
 
 }  // namespace sharesim

@@ -5,6 +5,7 @@
 #include "policies/device_plugin.h"
 #include "policies/memory_accounting.h"
 #include "policies/sharing_config.h"
+#include "policies/time_sharing/duty_cycle.h"
 #include "sim/scenario/did_you_mean.h"
 #include "sim/scenario/error_text.h"
 #include "sim/scenario/input_error.h"
@@ -36,7 +37,11 @@ VgpuSettings VgpuSettings::read(const SharingConfig& config, const GpuModel& mod
                      "expected a vGPU type of " + model.id + " (" + quoted_list(names) + "), found " + quote(name) +
                          (suggestion ? "; did you mean " + quote(*suggestion) + "?" : ""));
   }
-  settings.scheduler = config.choice("scheduler", "best_effort", {"best_effort", "equal_share", "fixed_share"});
+  const std::string scheduler =
+      config.choice("scheduler", "best_effort", {"best_effort", "equal_share", "fixed_share"});
+  settings.scheduler = scheduler == "equal_share"   ? VgpuScheduler::EqualShare
+                       : scheduler == "fixed_share" ? VgpuScheduler::FixedShare
+                                                    : VgpuScheduler::BestEffort;
   // Default slice: 2 ms with at most 8 vGPUs on the GPU, 1 ms above (profile vgpu.*); the
   // RmPVMRL registry key accepts 1-30 ms.
   const double fallback_ms =
@@ -55,18 +60,33 @@ bool VgpuPolicy::admit(const DeviceAsk& ask, std::int64_t free_units, std::span<
 }
 
 std::size_t VgpuPolicy::contexts_in_turn(std::span<const Resident> residents) const {
-  if (settings_.scheduler == "fixed_share") return static_cast<std::size_t>(settings_.type.max_per_gpu);
-  if (settings_.scheduler == "equal_share") return residents.size();
+  if (settings_.scheduler == VgpuScheduler::FixedShare) return static_cast<std::size_t>(settings_.type.max_per_gpu);
+  if (settings_.scheduler == VgpuScheduler::EqualShare) return residents.size();
   const std::size_t active = count_active(residents);
   return active;
 }
 
+double VgpuPolicy::time_efficiency() const {
+  return static_cast<double>(settings_.time_slice_ns) / static_cast<double>(settings_.time_slice_ns + switch_ns_);
+}
+
 void VgpuPolicy::compute_rates(std::span<Resident> residents) const {
+  const double efficiency = time_efficiency();
+  if (settings_.scheduler == VgpuScheduler::BestEffort) {
+    // Idle vGPUs give their turns away: as time-slicing, with duty cycles (docs/models.md
+    // "Duty cycles").
+    duty_scratch_.resize(residents.size());
+    speed_scratch_.resize(residents.size());
+    resident_duties(residents, duty_scratch_);
+    duty_cycle_speeds(duty_scratch_, efficiency, speed_scratch_);
+    for (std::size_t i = 0; i < residents.size(); ++i) residents[i].rate = speed_scratch_[i];
+    return;
+  }
+  // Equal and fixed share: each vGPU gets its share of the time whether or not the others use
+  // theirs; a job with GPU work a share u of its time is slowed only when its share is below u.
   const std::size_t turns = contexts_in_turn(residents);
-  const double efficiency =
-      static_cast<double>(settings_.time_slice_ns) / static_cast<double>(settings_.time_slice_ns + switch_ns_);
   const double share = turns <= 1 ? 1.0 : efficiency / static_cast<double>(turns);
-  for (Resident& r : residents) r.rate = is_active(r) ? share : 0.0;
+  for (Resident& r : residents) r.rate = is_active(r) ? std::min(1.0, share / r.demand.duty) : 0.0;
 }
 
 void VgpuPolicy::on_join(std::span<const Resident> residents, Casualties& out) const {
@@ -79,7 +99,13 @@ void VgpuPolicy::on_join(std::span<const Resident> residents, Casualties& out) c
 }
 
 double VgpuPolicy::context_switches_per_ns(std::span<const Resident> residents) const {
-  return contexts_in_turn(residents) >= 2 ? 1.0 / static_cast<double>(settings_.time_slice_ns + switch_ns_) : 0.0;
+  const double while_taking_turns = 1.0 / static_cast<double>(settings_.time_slice_ns + switch_ns_);
+  if (settings_.scheduler == VgpuScheduler::BestEffort) {
+    duty_scratch_.resize(residents.size());
+    resident_duties(residents, duty_scratch_);
+    return duty_cycle_turn_taking(duty_scratch_, time_efficiency()) * while_taking_turns;
+  }
+  return contexts_in_turn(residents) >= 2 ? while_taking_turns : 0.0;
 }
 
 }  // namespace sharesim

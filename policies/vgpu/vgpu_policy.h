@@ -15,9 +15,12 @@ namespace sharesim {
 
 class SharingConfig;
 
+// The vGPU scheduler policy (NVIDIA Virtual GPU Software User Guide, "vGPU scheduling").
+enum class VgpuScheduler : std::uint8_t { BestEffort, EqualShare, FixedShare };
+
 struct VgpuSettings {
   VgpuType type;
-  std::string scheduler = "best_effort";
+  VgpuScheduler scheduler = VgpuScheduler::BestEffort;
   std::int64_t time_slice_ns = 0;  // profile default: vgpu.slice_ns_up_to_8 / slice_ns_above_8
   double license_cost_per_gpu_year = 0;
 
@@ -40,10 +43,15 @@ class VgpuPolicy final : public GpuSharing {
  private:
   // How many vGPUs the scheduler cycles through, and so divides time by.
   std::size_t contexts_in_turn(std::span<const Resident> residents) const;
+  // Share of the GPU's time that does work while vGPUs take turns: slice / (slice + switch).
+  double time_efficiency() const;
 
   VgpuSettings settings_;
   ResourceId nvidia_gpu_;
   std::int64_t switch_ns_;
+  // Reused buffers of compute_rates (rates are computed on every change of the GPU).
+  mutable std::vector<double> duty_scratch_;
+  mutable std::vector<double> speed_scratch_;
 };
 
 }  // namespace sharesim

@@ -62,8 +62,12 @@ struct DeviceAsk {
 
 // The demand vector of a resident's current phase (DESIGN.md "Contention model").
 struct PhaseDemand {
-  double sm = 1.0;           // fraction of the GPU's SMs it keeps busy when alone
-  double bw = 0.5;           // fraction of DRAM bandwidth it uses when alone
+  double sm = 1.0;  // fraction of the GPU's SMs it keeps busy while it has GPU work, alone
+  double bw = 0.5;  // fraction of DRAM bandwidth it uses while it has GPU work, alone
+  // Duty cycle: share of its standalone run time during which it has GPU work queued
+  // (nvidia-smi utilization.gpu / 100); the rest is host work. Time-divided policies let
+  // contexts compete only while their busy periods overlap (docs/models.md "Duty cycles").
+  double duty = 1.0;
   std::int64_t mem_mib = 0;  // device-memory footprint
   // The workload profile it came from (1 + index in the run's profile list; 0 = none), so a
   // policy can use measured speeds where the profile has them (MIG slice speeds).
@@ -111,9 +115,12 @@ struct Casualties {
 // Slice-level execution (DESIGN.md: time-slicing "also has a slice-level mode that runs each
 // slice as events"): active contexts run one at a time, in resident order, for `slice` ns each,
 // with `gap` ns between two slices in which none runs (context-switch cost).
+// Contexts with a duty cycle below 1 alternate host and GPU phases whose mean lengths add up to
+// `duty_period_ns` (sim/runtime/slice_level.h).
 struct SliceSchedule {
   std::int64_t slice_ns = 0;
   std::int64_t gap_ns = 0;
+  std::int64_t duty_period_ns = 0;
 };
 
 // A resident with no GPU work in its current phase (sm = 0 and bw = 0) holds its memory but

@@ -33,19 +33,25 @@ ClusterRuntime::ClusterRuntime(Simulator& sim, Cluster& cluster, Scheduler& sche
       sources_(std::move(sources)),
       next_arrival_(sources_.size()),
       source_has_next_(sources_.size(), false),
-      gpu_usage_(cluster.gpus().size()) {
+      gpu_usage_(cluster.gpus().size()),
+      slice_level_(sim, cluster,
+                   {.before = [this](std::uint32_t gpu) { update_gpu_usage(gpu); },
+                    .after =
+                        [this](std::uint32_t gpu) {
+                          for (const Resident& resident : cluster_.gpu(gpu).residents) {
+                            refresh_job(resident.task, &resident);
+                          }
+                          update_gpu_usage(gpu);
+                        },
+                    .switched = [this](std::uint32_t gpu) { gpu_usage_[gpu].context_switches += 1; }}) {
   arrival_handler_.runtime = this;
   completion_handler_.runtime = this;
   sample_handler_.runtime = this;
   fault_handler_.runtime = this;
-  slice_handler_.runtime = this;
   timer_handler_.runtime = this;
   requeue_handler_.runtime = this;
   repartition_handler_.runtime = this;
-  for (const Gpu& gpu : cluster.gpus()) {
-    if (gpu.sharing->slice_schedule() && slices_.empty()) slices_.resize(cluster.gpus().size());
-    repartitioning_ = repartitioning_ || gpu.sharing->can_repartition();
-  }
+  for (const Gpu& gpu : cluster.gpus()) repartitioning_ = repartitioning_ || gpu.sharing->can_repartition();
 }
 
 void ClusterRuntime::set_faults(SimTime mtbf, std::uint64_t seed) {
@@ -222,69 +228,11 @@ void ClusterRuntime::on_fault(std::uint32_t job) {
 
 void ClusterRuntime::refresh_gpu(std::uint32_t gpu_index) {
   Gpu& gpu = cluster_.gpu(gpu_index);
-  if (slices_.empty()) {
-    gpu.sharing->compute_rates(gpu.residents);
+  if (slice_level_.runs(gpu_index)) {
+    slice_level_.refresh(gpu_index);
   } else {
-    set_slice_rates(gpu_index);
-  }
-  for (const Resident& resident : gpu.residents) refresh_job(resident.task, &resident);
-  update_gpu_usage(gpu_index);
-}
-
-void ClusterRuntime::set_slice_rates(std::uint32_t gpu_index) {
-  Gpu& gpu = cluster_.gpu(gpu_index);
-  SliceState& state = slices_[gpu_index];
-  const std::optional<SliceSchedule> schedule = gpu.sharing->slice_schedule();
-  const std::size_t active = count_active(gpu.residents);
-  if (!schedule || active < 2) {
-    // Alone (or fluid): no slices to take turns in.
-    sim_.cancel(state.timer);
-    state = SliceState{};
     gpu.sharing->compute_rates(gpu.residents);
-    return;
   }
-  const auto holder = std::find_if(gpu.residents.begin(), gpu.residents.end(),
-                                   [&](const Resident& r) { return r.task == state.running && is_active(r); });
-  if (!state.timer.valid()) {
-    // Two or more contexts now: the first active one starts a slice.
-    state.running = std::find_if(gpu.residents.begin(), gpu.residents.end(), is_active)->task;
-    state.in_gap = false;
-    state.timer = sim_.schedule_in(schedule->slice_ns, slice_handler_, gpu_index);
-  } else if (!state.in_gap && holder == gpu.residents.end()) {
-    // The slice holder left mid-slice: the GPU switches to the next context.
-    sim_.cancel(state.timer);
-    state.in_gap = true;
-    gpu_usage_[gpu_index].context_switches += 1;
-    state.timer = sim_.schedule_in(schedule->gap_ns, slice_handler_, gpu_index);
-  }
-  for (Resident& r : gpu.residents) r.rate = (!state.in_gap && r.task == state.running) ? 1.0 : 0.0;
-}
-
-void ClusterRuntime::on_slice_end(std::uint32_t gpu_index) {
-  Gpu& gpu = cluster_.gpu(gpu_index);
-  SliceState& state = slices_[gpu_index];
-  const SliceSchedule schedule = *gpu.sharing->slice_schedule();
-  update_gpu_usage(gpu_index);  // close the integrals at the old rates
-  if (state.in_gap) {
-    // Round robin in resident (arrival) order: the next active context after the last holder.
-    auto it = std::find_if(gpu.residents.begin(), gpu.residents.end(),
-                           [&](const Resident& r) { return r.task == state.running; });
-    const auto next_active = [&](auto from) {
-      for (auto i = from; i != gpu.residents.end(); ++i) {
-        if (is_active(*i)) return i;
-      }
-      return std::find_if(gpu.residents.begin(), gpu.residents.end(), is_active);
-    };
-    it = it == gpu.residents.end() ? next_active(gpu.residents.begin()) : next_active(std::next(it));
-    state.running = it->task;
-    state.in_gap = false;
-    state.timer = sim_.schedule_in(schedule.slice_ns, slice_handler_, gpu_index);
-  } else {
-    state.in_gap = true;
-    gpu_usage_[gpu_index].context_switches += 1;
-    state.timer = sim_.schedule_in(schedule.gap_ns, slice_handler_, gpu_index);
-  }
-  for (Resident& r : gpu.residents) r.rate = (!state.in_gap && r.task == state.running) ? 1.0 : 0.0;
   for (const Resident& resident : gpu.residents) refresh_job(resident.task, &resident);
   update_gpu_usage(gpu_index);
 }
@@ -332,12 +280,15 @@ void ClusterRuntime::update_gpu_usage(std::uint32_t gpu_index) {
   usage.sm_busy_ns += usage.sm_load * elapsed;
   usage.memory_mib_ns += static_cast<double>(usage.memory_mib) * elapsed;
   usage.last_change = now;
-  // Slice-level GPUs count their switches one by one (on_slice_end).
-  usage.switch_rate = slices_.empty() ? gpu.sharing->context_switches_per_ns(gpu.residents) : 0.0;
+  // Slice-level GPUs count their switches one by one (on_slice_end); fluid ones at the
+  // policy's rate, also in a cluster where other pools run slice-level.
+  usage.switch_rate = slice_level_.runs(gpu_index) ? 0.0 : gpu.sharing->context_switches_per_ns(gpu.residents);
   usage.sm_load = 0;
   usage.memory_mib = 0;
   for (const Resident& r : gpu.residents) {
-    usage.sm_load += r.rate * r.demand.sm;
+    // SMs busy: its share of them while it has GPU work, for the share u of its progress
+    // that is GPU work (duty cycle).
+    usage.sm_load += r.rate * r.demand.sm * r.demand.duty;
     usage.memory_mib += r.demand.mem_mib;
   }
   usage.sm_load = std::min(usage.sm_load, 1.0);

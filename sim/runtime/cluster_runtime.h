@@ -20,6 +20,7 @@
 #include "sim/core/simulator.h"
 #include "sim/runtime/job_behaviour.h"
 #include "sim/runtime/job_source.h"
+#include "sim/runtime/slice_level.h"
 #include "sim/sched/scheduler.h"
 
 namespace sharesim {
@@ -121,6 +122,8 @@ class ClusterRuntime {
   // Injects fatal faults: each job that starts draws an exponential running time to its fault
   // (mean `mtbf`) from the stream "faults" of `seed`. Call before start().
   void set_faults(SimTime mtbf, std::uint64_t seed);
+  // Seeds the run's other random streams (slice-level phases of contexts with duty cycles).
+  void set_seed(std::uint64_t seed) { slice_level_.set_seed(seed); }
 
   const std::vector<JobRecord>& jobs() const { return jobs_; }
   const std::vector<PodPlacement>& pods() const { return pods_; }
@@ -167,10 +170,6 @@ class ClusterRuntime {
     ClusterRuntime* runtime = nullptr;
     void on_event(std::uint32_t job) override { runtime->on_fault(job); }
   };
-  struct SliceHandler : EventHandler {
-    ClusterRuntime* runtime = nullptr;
-    void on_event(std::uint32_t gpu) override { runtime->on_slice_end(gpu); }
-  };
   struct TimerHandler : EventHandler {
     ClusterRuntime* runtime = nullptr;
     void on_event(std::uint32_t job) override { runtime->on_behaviour_timer(job); }
@@ -189,13 +188,6 @@ class ClusterRuntime {
     std::uint32_t trigger = 0;  // the pending job it is done for (for the event log)
     SimTime drain_start = 0;
     SimTime reconfigure_start = -1;  // -1 while still draining
-  };
-  // Slice-level mode of one GPU (GpuSharing::slice_schedule): who holds the GPU and until when.
-  struct SliceState {
-    EventId timer;
-    std::uint32_t running = kNobody;  // task whose slice it is (or was, during a gap)
-    bool in_gap = false;
-    static constexpr std::uint32_t kNobody = 0xffffffffu;
   };
 
   void pull_next_arrival(std::size_t source);
@@ -222,9 +214,6 @@ class ClusterRuntime {
   void complete(std::uint32_t job);
   // Restart OnFailure: back into the pending queue after its backoff.
   void on_requeue(std::uint32_t job);
-  // Slice-level mode: runs or stops the slice timer of one GPU and sets its residents' rates.
-  void set_slice_rates(std::uint32_t gpu);
-  void on_slice_end(std::uint32_t gpu);
   // Dynamic repartitioning: for each resource that pending jobs ask for and no GPU offers,
   // drains one GPU whose policy can be laid out anew to offer it (the least used one).
   void plan_repartitions();
@@ -260,7 +249,7 @@ class ClusterRuntime {
   std::unordered_map<std::string, std::int32_t> failure_index_;
   std::vector<std::string> notes_;
   std::unordered_map<std::string, std::int32_t> note_index_;
-  std::vector<SliceState> slices_;                     // by GPU; empty when no GPU runs slice-level
+  SliceLevelExecution slice_level_;                    // GPUs whose policy runs slice-level
   bool repartitioning_ = false;                        // some GPU's policy can be repartitioned
   std::map<std::uint32_t, Repartition> repartitions_;  // by GPU, ordered for determinism
   std::vector<ResourceId> resources_scratch_;
@@ -285,7 +274,6 @@ class ClusterRuntime {
   CompletionHandler completion_handler_;
   SampleHandler sample_handler_;
   FaultHandler fault_handler_;
-  SliceHandler slice_handler_;
   TimerHandler timer_handler_;
   RequeueHandler requeue_handler_;
   RepartitionHandler repartition_handler_;

@@ -512,6 +512,29 @@ fi
 expect_bad_input "profiles mig-check: a missing data folder is named" "" "/nonexistent/mig_mean_iter_latency_s.csv" \
   profiles mig-check --miso /nonexistent
 
+# ---- corun (co-run predictions from solo measurements, docs/models.md) --------------------
+
+cat >pairs.csv <<'CSV'
+group,job,gpu_util_pct,mem_util_pct,mem_mib
+light,a,30,10,2000
+light,b,30,10,2000
+busy,c,100,40,2000
+busy,d,100,40,2000
+CSV
+check "corun of two pairs" succeeds corun --policy timeslice --gpu RTX3090 pairs.csv -o pairs-out.csv
+check "corun writes the input columns plus the predictions" \
+  grep -qx 'group,job,gpu_util_pct,mem_util_pct,mem_mib,duty,sm,bw,speed,slowdown,status' pairs-out.csv
+light_speed=$(awk -F, '$2 == "a" {print $9}' pairs-out.csv)
+busy_speed=$(awk -F, '$2 == "c" {print $9}' pairs-out.csv)
+check "a light pair barely slows, a busy pair takes turns" \
+  awk -v l="$light_speed" -v b="$busy_speed" 'BEGIN {exit !(l > 0.85 && b < 0.5)}'
+check "corun says what it did" grep -q '4 jobs in 2 groups' "$tmp/stdout"
+printf 'group,job,gpu_util_pct,mem_util_pct,mem_mib\nx,a,120,10,10\n' >bad-util.csv
+expect_bad_input "corun: a utilization above 100% is located" "" "bad-util.csv: line 2, column gpu_util_pct" \
+  corun --policy timeslice --gpu RTX3090 bad-util.csv -o never.csv
+check "corun wrote nothing on bad input" test ! -e never.csv
+expect_bad_input "corun: an unknown GPU model is named" "" "--gpu" corun --policy mps --gpu RTX9999 pairs.csv -o never.csv
+
 # ---- help -------------------------------------------------------------------------------
 
 check "--help exits 0" succeeds --help

@@ -34,9 +34,10 @@ const GpuModel& model(const std::string& id) {
 TEST(GpuCatalogBuiltin, LoadsEveryRequiredModelInFileOrder) {
   const std::vector<std::string> expected = {"A100-40GB",  "A100-80GB", "H100-80GB", "H100-PCIe",
                                              "H200-141GB", "L4",        "T4",        "V100-16GB",
-                                             "V100-32GB",  "A10",       "P100",      "RTX3060-Laptop"};
+                                             "V100-32GB",  "A10",       "P100",      "RTX3060-Laptop",
+                                             "RTX3090"};
   EXPECT_EQ(GpuCatalog::builtin().ids(), expected);
-  EXPECT_EQ(GpuCatalog::builtin().models().size(), 12U);
+  EXPECT_EQ(GpuCatalog::builtin().models().size(), 13U);
   EXPECT_EQ(GpuCatalog::builtin().find("A100-80G"), nullptr);
 }
 

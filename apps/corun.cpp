@@ -1,0 +1,200 @@
+#include "apps/corun.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "policies/calibration/calibration_profile.h"
+#include "policies/policy_registry.h"
+#include "sim/cluster/cluster.h"
+#include "sim/core/csv_format.h"
+#include "sim/scenario/error_text.h"
+#include "sim/scenario/input_error.h"
+#include "sim/scenario/scenario_semantics.h"
+#include "workloads/csv_reader.h"
+#include "workloads/measured_usage.h"
+#include "workloads/profiles/workload_profile.h"
+
+namespace sharesim {
+namespace {
+
+constexpr const char* kCommandLine = "sharesim corun";
+
+struct CorunRow {
+  std::vector<std::string> fields;  // as read, in header order
+  std::string group;
+  PhaseDemand demand;
+  std::string resource;  // device resource to ask for; empty = the policy's first
+  std::string status = "ok";
+  std::optional<double> speed;
+};
+
+std::optional<double> optional_number(const CsvReader& csv, const char* column, double min, double max) {
+  if (!csv.has_column(column) || csv.field(column).empty()) return std::nullopt;
+  const double value = csv.number(column, min);
+  if (value > max)
+    csv.fail(column, "expected a number from " + format_fixed(min, 0) + " to " + format_fixed(max, 0) + ", found " +
+                         csv.field(column));
+  return value;
+}
+
+double required_number(const CsvReader& csv, const char* column, double min, double max) {
+  const std::optional<double> value = optional_number(csv, column, min, max);
+  if (!value) csv.fail(column, "expected a number, found an empty field");
+  return *value;
+}
+
+CorunRow read_row(const CsvReader& csv) {
+  CorunRow row;
+  for (const std::string& column : csv.header()) row.fields.push_back(csv.field(column));
+  row.group = csv.field("group");
+  if (row.group.empty()) csv.fail("group", "expected a group name, found an empty field");
+  if (csv.has_column("profile") && !csv.field("profile").empty()) {
+    const std::string where = "line " + std::to_string(csv.line_number()) + ", column profile";
+    const WorkloadProfile& profile = ProfileLibrary::builtin().at(csv.field("profile"), csv.path(), where);
+    row.demand = profile.demand();
+    row.demand.profile = builtin_profile_id(profile);
+  }
+  // Model values a row may give directly, unless a measurement of the same thing is given too.
+  for (const char* column : {"sm", "bw"}) {
+    if (const std::optional<double> value = optional_number(csv, column, 0, 1)) {
+      (std::string(column) == "sm" ? row.demand.sm : row.demand.bw) = *value;
+    }
+  }
+  MeasuredUsage measured;
+  measured.gpu_util_pct = required_number(csv, "gpu_util_pct", 0, 100);
+  if (*measured.gpu_util_pct <= 0) csv.fail("gpu_util_pct", "expected a number > 0 and <= 100, found 0");
+  measured.mem_util_pct = required_number(csv, "mem_util_pct", 0, 100);
+  measured.sm_active = optional_number(csv, "sm_active", 0, 1);
+  measured.dram_active = optional_number(csv, "dram_active", 0, 1);
+  if (measured.sm_active && csv.has_column("sm") && !csv.field("sm").empty()) {
+    csv.fail("sm_active", "expected either sm or sm_active (which sets it), found both");
+  }
+  if (csv.has_column("bw") && !csv.field("bw").empty()) {
+    csv.fail("bw", "expected either bw or the measurements that set it (mem_util_pct, dram_active), found both");
+  }
+  apply_measured_usage(measured, row.demand);
+  row.demand.mem_mib = csv.integer("mem_mib", 0);
+  if (csv.has_column("resource")) row.resource = csv.field("resource");
+  return row;
+}
+
+// The sharing config: {"policy": NAME} plus each KEY=VALUE (VALUE as JSON when it parses).
+nlohmann::json sharing_config(const CorunRequest& request) {
+  nlohmann::json config = {{"policy", request.policy}};
+  for (const std::string& set : request.sets) {
+    const std::size_t equals = set.find('=');
+    if (equals == std::string::npos || equals == 0) {
+      throw InputError(kCommandLine, "--set", "expected KEY=VALUE (a sharing setting), found " + quote(set));
+    }
+    const std::string key = set.substr(0, equals), text = set.substr(equals + 1);
+    nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
+    config[key] = value.is_discarded() ? nlohmann::json(text) : value;
+  }
+  return config;
+}
+
+// Places the group's rows on one GPU in file order (admission, then the memory and
+// device-plugin checks of question 4), then sets the speeds of those that run.
+void run_group(std::vector<CorunRow*>& rows, GpuSharing& gpu, ResourceNames& names) {
+  const std::vector<ResourceQuantity> offered = gpu.advertise();
+  std::vector<Resident> residents;
+  std::vector<CorunRow*> placed;
+  Casualties casualties;
+  for (CorunRow* row : rows) {
+    DeviceAsk ask;
+    ask.resource = offered.empty() ? 0 : offered.front().resource;
+    if (!row->resource.empty()) {
+      const int id = names.find(row->resource);
+      const bool offered_here = id >= 0 && std::any_of(offered.begin(), offered.end(), [&](const ResourceQuantity& q) {
+                                  return q.resource == static_cast<ResourceId>(id);
+                                });
+      if (!offered_here) {
+        row->status = "not admitted: the GPU does not offer " + row->resource;
+        continue;
+      }
+      ask.resource = static_cast<ResourceId>(id);
+    }
+    // How many pods the policy advertises is a scheduling question; corun asks what happens
+    // once they are on the GPU, so units are never short here.
+    std::string reason;
+    if (!gpu.admit(ask, static_cast<std::int64_t>(rows.size()), residents, &reason)) {
+      row->status = "not admitted: " + reason;
+      continue;
+    }
+    Resident resident;
+    resident.task = static_cast<std::uint32_t>(placed.size());
+    resident.demand = row->demand;
+    resident.ask = ask;
+    resident.slots = gpu.choose_slots(ask, residents);
+    residents.push_back(resident);
+    placed.push_back(row);
+    casualties.clear();
+    gpu.on_join(residents, casualties);
+    std::sort(casualties.killed.rbegin(), casualties.killed.rend());
+    for (const std::size_t index : casualties.killed) {
+      placed[residents[index].task]->status = "killed: " + casualties.reason;
+      residents.erase(residents.begin() + static_cast<std::ptrdiff_t>(index));
+    }
+  }
+  gpu.compute_rates(residents);
+  for (const Resident& r : residents) placed[r.task]->speed = r.rate;
+}
+
+}  // namespace
+
+CorunResult predict_coruns(const CorunRequest& request, const GpuCatalog& catalog) {
+  const GpuModel* model = catalog.find(request.gpu);
+  if (model == nullptr) throw InputError(kCommandLine, "--gpu", unknown_gpu_model_problem(request.gpu, catalog));
+  const std::vector<std::string> policies = sharing_policy_names();
+  if (std::find(policies.begin(), policies.end(), request.policy) == policies.end()) {
+    throw InputError(kCommandLine, "--policy",
+                     "expected a sharing policy (" + quoted_list(policies) + "), found " + quote(request.policy));
+  }
+  NodePoolSpec pool;
+  pool.name = "corun";
+  pool.gpu = model->id;
+  pool.sharing = sharing_config(request);
+  const CalibrationSet calibration;
+  const SharingFactory factory = make_sharing_factory(kCommandLine, calibration);
+
+  CsvReader csv(request.input, {"group", "job", "gpu_util_pct", "mem_util_pct", "mem_mib"});
+  std::vector<CorunRow> rows;
+  while (csv.next_row()) rows.push_back(read_row(csv));
+  if (rows.empty()) throw InputError(request.input, "", "expected at least one row after the header, found none");
+
+  std::map<std::string, std::vector<CorunRow*>> groups;
+  std::vector<std::string> order;
+  for (CorunRow& row : rows) {
+    auto [it, inserted] = groups.try_emplace(row.group);
+    if (inserted) order.push_back(row.group);
+    it->second.push_back(&row);
+  }
+  for (const std::string& name : order) {
+    ResourceNames names;
+    const std::unique_ptr<GpuSharing> gpu = factory(pool, *model, names);
+    run_group(groups[name], *gpu, names);
+  }
+
+  CorunResult result;
+  result.groups = order.size();
+  result.rows = rows.size();
+  CsvRow header(result.csv);
+  for (const std::string& column : csv.header()) header.text(column);
+  for (const char* column : {"duty", "sm", "bw", "speed", "slowdown", "status"}) header.text(column);
+  header.end();
+  for (const CorunRow& row : rows) {
+    CsvRow out(result.csv);
+    for (const std::string& field : row.fields) out.text(field);
+    out.text(format_fixed(row.demand.duty, 4))
+        .text(format_fixed(row.demand.sm, 4))
+        .text(format_fixed(row.demand.bw, 4));
+    const bool runs = row.speed.has_value() && *row.speed > 0;
+    out.text(row.speed ? format_fixed(*row.speed, 6) : "").text(runs ? format_fixed(1.0 / *row.speed, 6) : "");
+    out.text(row.status).end();
+  }
+  return result;
+}
+
+}  // namespace sharesim

@@ -1,0 +1,57 @@
+#include "apps/corun_command.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "apps/corun.h"
+#include "sim/scenario/input_error.h"
+
+namespace sharesim {
+
+struct CorunCommand {
+  CLI::App* corun = nullptr;
+  CorunRequest request;
+  std::string output;
+};
+
+std::shared_ptr<CorunCommand> add_corun_command(CLI::App& app) {
+  auto c = std::make_shared<CorunCommand>();
+  c->corun = app.add_subcommand("corun", "Predict each job's speed when a group shares one GPU under a sharing policy");
+  c->corun->add_option("input", c->request.input, "CSV: group,job,gpu_util_pct,mem_util_pct,mem_mib[,profile,...]")
+      ->required();
+  c->corun->add_option("--policy", c->request.policy, "Sharing policy (timeslice, mps, mig, vgpu, fractional, ...)")
+      ->required();
+  c->corun->add_option("--gpu", c->request.gpu, "GPU model (catalog id; sharesim gpus)")->required();
+  c->corun->add_option("--set", c->request.sets, "A sharing setting, KEY=VALUE (e.g. active_thread_percentage=50)")
+      ->allow_extra_args(false);
+  c->corun->add_option("-o,--output", c->output, "CSV to write: the input plus duty, sm, bw, speed, slowdown, status")
+      ->required();
+  return c;
+}
+
+bool corun_command_chosen(const CorunCommand& command) { return command.corun->parsed(); }
+
+int run_corun_command(const CorunCommand& command) {
+  const CorunResult result = predict_coruns(command.request, GpuCatalog::builtin());
+  // Written whole, then renamed into place: a reader never sees half a file.
+  const std::string temp = command.output + ".tmp";
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    out << result.csv;
+    if (!out.flush()) {
+      std::remove(temp.c_str());
+      throw InputError(command.output, "", "cannot write the output file");
+    }
+  }
+  if (std::rename(temp.c_str(), command.output.c_str()) != 0) {
+    std::remove(temp.c_str());
+    throw InputError(command.output, "", "cannot rename the output file into place");
+  }
+  std::cout << "corun: " << result.rows << " jobs in " << result.groups << " groups under " << command.request.policy
+            << " on " << command.request.gpu << " -> " << command.output << "\n";
+  return 0;
+}
+
+}  // namespace sharesim

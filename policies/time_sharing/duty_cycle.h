@@ -1,0 +1,44 @@
+#pragma once
+// Time-divided sharing of one GPU (or one MIG instance) by contexts that have GPU work queued
+// only part of the time (docs/models.md "Duty cycles").
+//
+// Measured: a CUDA context that has no work queued yields the GPU, so contexts compete only
+// while their busy periods overlap (DESIGN.md "Contention model"). Each context alternates
+// between host phases (no GPU work queued; a share 1 - u of its standalone run time) and GPU
+// phases (a share u), u being its duty cycle: nvidia-smi utilization.gpu / 100 when it runs
+// alone. While k >= 2 contexts have work queued the GPU serves them in turn and only a share e
+// of its time does work (e = slice / (slice + switch gap), SliceTiming::efficiency).
+//
+// With slices short against the phases, taking turns is processor sharing, and the GPU with its
+// contexts is a closed queueing network: one processor-sharing station of capacity mu(1) = 1,
+// mu(k >= 2) = e, and one delay (infinite-server) station per context, one customer each. That
+// is a BCMP network (Baskett, Chandy, Muntz, Palacios, "Open, closed, and mixed networks of
+// queues with different classes of customers", JACM 22(2), 1975): its stationary distribution
+// has product form and depends on the phase lengths only through their means. With S the set
+// of contexts that have GPU work queued,
+//   pi(S) ~ w(|S|) * prod_{i in S} u_i * prod_{i not in S} (1 - u_i),
+//   w(k) = k! / (mu(1) * ... * mu(k)),
+// and context i's speed relative to running alone (its throughput of cycles) works out to
+//   speed_i = Z(all contexts but i) / Z(all contexts),
+// Z being the normalising sum of the weights above over every S. Contexts with u = 1 are
+// always queued: n of them get e / n each, the familiar round-robin share.
+#include <span>
+
+namespace sharesim {
+
+// Writes speed.size() == duty.size() speeds. duty[i] in (0, 1] for a context with GPU work,
+// 0 for one without (speed 0: it takes no turns; the caller decides what it means).
+// `efficiency` in (0, 1]: the share of the GPU's time that does work while two or more take
+// turns. Cost O(n^2) for n contexts with 0 < u < 1; when every context has u = 1 the result is
+// exactly efficiency / n, as the round-robin formula gives.
+void duty_cycle_speeds(std::span<const double> duty, double efficiency, std::span<double> speed);
+
+// Share of the time during which two or more of these contexts have work queued (and so take
+// turns and switch), from the same stationary distribution; 1 when two or more have u = 1.
+double duty_cycle_turn_taking(std::span<const double> duty, double efficiency);
+
+// The duty cycles of residents, 0 for those without GPU work (is_active false).
+struct Resident;
+void resident_duties(std::span<const Resident> residents, std::span<double> duty);
+
+}  // namespace sharesim

@@ -1,0 +1,214 @@
+// The duty-cycle model of time-divided sharing (policies/time_sharing/duty_cycle.h,
+// docs/models.md "Duty cycles"), alone and through the policies and a scenario.
+#include "policies/time_sharing/duty_cycle.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "policies/calibration/calibration_profile.h"
+#include "run_helpers.h"
+
+namespace sharesim {
+namespace {
+
+using namespace sharesim::testing;
+
+// Brute force over every set S of queued contexts: weight w(|S|) prod u prod (1 - u), with
+// w(k) = k! / (mu(1) ... mu(k)), mu(1) = 1, mu(k >= 2) = e; speed_i = Z(without i) / Z.
+double normaliser(const std::vector<double>& u, double e) {
+  const std::size_t n = u.size();
+  double z = 0;
+  for (std::size_t set = 0; set < (std::size_t{1} << n); ++set) {
+    double weight = 1;
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const bool queued = (set >> i & 1u) != 0;
+      weight *= queued ? u[i] : 1 - u[i];
+      k += queued ? 1 : 0;
+    }
+    for (std::size_t m = 1; m <= k; ++m) weight *= static_cast<double>(m) / (m >= 2 ? e : 1.0);
+    z += weight;
+  }
+  return z;
+}
+
+std::vector<double> speeds(const std::vector<double>& duty, double e) {
+  std::vector<double> out(duty.size());
+  duty_cycle_speeds(duty, e, out);
+  return out;
+}
+
+TEST(DutyCycle, AlwaysBusyContextsGetTheRoundRobinShareExactly) {
+  const double e = 2081600.0 / (2081600.0 + 184600.0);
+  for (std::size_t n = 1; n <= 8; ++n) {
+    const std::vector<double> out = speeds(std::vector<double>(n, 1.0), e);
+    for (const double s : out) EXPECT_EQ(s, n == 1 ? 1.0 : e / static_cast<double>(n));
+  }
+}
+
+TEST(DutyCycle, MatchesTheProductFormByEnumeration) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> duty(0.02, 1.0);
+  for (int trial = 0; trial < 40; ++trial) {
+    const std::size_t n = 2 + static_cast<std::size_t>(trial % 6);
+    std::vector<double> u(n);
+    for (double& v : u) v = duty(rng);
+    const double e = 0.8 + 0.2 * static_cast<double>(trial % 5) / 4.0;
+    const std::vector<double> out = speeds(u, e);
+    const double z = normaliser(u, e);
+    for (std::size_t i = 0; i < n; ++i) {
+      std::vector<double> others = u;
+      others.erase(others.begin() + static_cast<std::ptrdiff_t>(i));
+      EXPECT_NEAR(out[i], normaliser(others, e) / z, 1e-12) << "trial " << trial << " context " << i;
+    }
+  }
+}
+
+TEST(DutyCycle, TwoLightContextsBarelySlowEachOther) {
+  // Two jobs busy 30% of the time: only overlapping busy periods compete.
+  const double e = 0.93;
+  const double z = 0.7 * 0.7 + 2 * 0.3 * 0.7 + 2 * 0.3 * 0.3 / e;
+  const std::vector<double> out = speeds({0.3, 0.3}, e);
+  EXPECT_NEAR(out[0], 1 / z, 1e-12);
+  EXPECT_NEAR(out[1], 1 / z, 1e-12);
+  EXPECT_GT(out[0], 0.9);
+}
+
+TEST(DutyCycle, BusierPartnersSlowAContextMore) {
+  double previous = 1.0;
+  for (const double partner : {0.1, 0.3, 0.5, 0.7, 0.9, 1.0}) {
+    const double own = speeds({0.5, partner}, 0.95)[0];
+    EXPECT_LT(own, previous);
+    previous = own;
+  }
+}
+
+TEST(DutyCycle, IdleContextsTakeNoTurnsAndALoneContextRunsAtFullSpeed) {
+  const std::vector<double> out = speeds({0.0, 0.4, 0.0}, 0.9);
+  EXPECT_EQ(out[0], 0.0);
+  EXPECT_EQ(out[1], 1.0);
+  EXPECT_EQ(out[2], 0.0);
+}
+
+TEST(DutyCycle, ManyContextsStayFiniteAndBounded) {
+  // 600 contexts: w(k) = k! / e^(k-1) overflows a double long before k = 600.
+  std::vector<double> u(600);
+  for (std::size_t i = 0; i < u.size(); ++i) u[i] = 0.001 + 0.998 * static_cast<double>(i) / 599.0;
+  const std::vector<double> out = speeds(u, 0.9);
+  for (const double s : out) {
+    EXPECT_TRUE(std::isfinite(s));
+    EXPECT_GT(s, 0.0);
+    EXPECT_LE(s, 1.0);
+  }
+  // With many always-busy-ish contexts the share approaches e / n.
+  const std::vector<double> busy = speeds(std::vector<double>(600, 0.999), 0.9);
+  EXPECT_NEAR(busy[0], 0.9 / 600, 0.9 / 600 * 0.01);
+}
+
+TEST(DutyCycle, TurnTakingIsTheChanceTwoOrMoreAreQueued) {
+  const double e = 0.9;
+  const double z = normaliser({0.4, 0.6}, e);
+  EXPECT_NEAR(duty_cycle_turn_taking(std::vector<double>{0.4, 0.6}, e), 2 * 0.4 * 0.6 / e / z, 1e-12);
+  EXPECT_EQ(duty_cycle_turn_taking(std::vector<double>{1.0, 1.0, 0.2}, e), 1.0);
+  EXPECT_EQ(duty_cycle_turn_taking(std::vector<double>{0.5}, e), 0.0);
+}
+
+// Through a scenario: two training jobs that keep an A100 busy 30% of the time, time-sliced.
+TEST(DutyCycle, TimeSlicedJobsWithLowUtilizationRunNearTheirSoloSpeed) {
+  const std::string request = R"({"gpus": 1, "demand": {"gpu_util_pct": 30, "mem_mib": 1024}})";
+  const auto run = run_text(shared_scenario(1, 1, R"({"policy": "timeslice", "replicas": 2})",
+                                            jobs_workload({{"a", 0, 3600, request}, {"b", 0, 3600, request}})));
+  const double slowdown = run_time_s(job_named(run->runtime(), "a-0")) / 3600.0;
+  const auto& profile = builtin_calibration_profile("A100-80GB");
+  const double e = profile.default_slice_ns.value /
+                   (profile.default_slice_ns.value + profile.switch_cost_ns.value + profile.cache_refill_ns.value);
+  const double z = 0.7 * 0.7 + 2 * 0.3 * 0.7 + 2 * 0.3 * 0.3 / e;
+  EXPECT_NEAR(slowdown, z, 1e-6);
+  EXPECT_LT(slowdown, 1.15);  // was 2 / e before duty cycles
+}
+
+TEST(DutyCycle, MeasuredFieldsMapOntoTheDemand) {
+  const auto run = run_text(shared_scenario(
+      1, 1, R"({"policy": "exclusive"})",
+      jobs_workload(
+          {{"a", 0, 60,
+            R"({"gpus": 1, "demand": {"gpu_util_pct": 50, "mem_util_pct": 20, "sm_active": 0.4, "mem_mib": 10}})"}})));
+  const PhaseDemand& demand = run->runtime().shapes().shapes[run->runtime().jobs()[0].spec.shape].demand;
+  EXPECT_DOUBLE_EQ(demand.duty, 0.5);
+  EXPECT_DOUBLE_EQ(demand.sm, 0.8);
+  EXPECT_DOUBLE_EQ(demand.bw, 0.4);
+  EXPECT_EQ(demand.mem_mib, 10);
+}
+
+TEST(DutyCycle, AMeasurementAndTheModelFieldItSetsAreRejectedTogether) {
+  const std::string error = error_of(
+      shared_scenario(1, 1, R"({"policy": "exclusive"})",
+                      jobs_workload({{"a", 0, 60, R"({"gpus": 1, "demand": {"gpu_util_pct": 50, "duty": 0.5}})"}})));
+  EXPECT_NE(error.find("/workload/jobs/0/request/demand/gpu_util_pct"), std::string::npos) << error;
+  EXPECT_NE(error.find("found both"), std::string::npos) << error;
+}
+
+TEST(DutyCycle, UtilizationCountsOnlyTheBusyShare) {
+  // One job busy 25% of the time, alone: the GPU's SMs are busy a quarter of the time.
+  const auto run = run_text(
+      shared_scenario(1, 1, R"({"policy": "exclusive"})",
+                      jobs_workload({{"a", 0, 1000, R"({"gpus": 1, "demand": {"gpu_util_pct": 25, "sm": 1.0}})"}})));
+  EXPECT_NEAR(run->runtime().gpu_usage()[0].sm_busy_ns / 1000e9, 0.25, 1e-9);
+}
+
+// Slice mode runs the host and GPU phases as events (sim/runtime/slice_level.h); over many
+// phases each job's speed must match the fluid closed form within 2%.
+TEST(DutyCycle, SliceModeAgreesWithTheFluidClosedForm) {
+  const auto scenario = [](const std::string& fidelity) {
+    const auto request = [](int pct) {
+      return R"({"gpus": 1, "demand": {"gpu_util_pct": )" + std::to_string(pct) + R"(, "mem_mib": 100}})";
+    };
+    return shared_scenario(
+        1, 1, R"({"policy": "timeslice", "replicas": 3, "fidelity": ")" + fidelity + R"("})",
+        jobs_workload({{"a", 0, 1500, request(30)}, {"b", 0, 1500, request(50)}, {"c", 0, 1500, request(80)}}));
+  };
+  const auto fluid = run_text(scenario("fluid"));
+  const auto slice = run_text(scenario("slice"));
+  double fluid_total = 0, slice_total = 0;
+  for (const std::string job : {"a", "b", "c"}) {
+    const double fluid_time = run_time_s(job_named(fluid->runtime(), job + "-0"));
+    const double slice_time = run_time_s(job_named(slice->runtime(), job + "-0"));
+    EXPECT_NEAR(slice_time / fluid_time, 1.0, 0.02) << job;
+    fluid_total += 1500 / fluid_time;
+    slice_total += 1500 / slice_time;
+  }
+  EXPECT_NEAR(slice_total / fluid_total, 1.0, 0.02);
+  // Slice mode really ran slices, and switched about as often as the fluid mode counts.
+  EXPECT_GT(slice->metrics().context_switches, 1000.0);
+  EXPECT_NEAR(slice->metrics().context_switches / fluid->metrics().context_switches, 1.0, 0.1);
+}
+
+// A cluster where one pool runs slice-level and another fluid: each GPU counts its own context
+// switches (the fluid one used to report 0 once any pool ran slice-level).
+TEST(DutyCycle, FluidGpusCountSwitchesBesideASliceLevelPool) {
+  const std::string pool = R"({"name": "NAME", "nodes": 1, "gpu": "GPU", "gpus_per_node": 1, "cpu_milli": 64000,
+      "memory_mib": 262144, "sharing": {"policy": "timeslice", "replicas": 2, "fidelity": "FIDELITY"}})";
+  const auto make_pool = [&](const std::string& name, const std::string& gpu, const std::string& fidelity) {
+    std::string text = pool;
+    text.replace(text.find("NAME"), 4, name);
+    text.replace(text.find("GPU"), 3, gpu);
+    text.replace(text.find("FIDELITY"), 8, fidelity);
+    return text;
+  };
+  const std::string a100 = R"({"gpus": 1, "gpu_product": "A100-80GB"})";
+  const std::string h100 = R"({"gpus": 1, "gpu_product": "H100-80GB"})";
+  const auto run = run_text(
+      R"({"name": "t", "seed": 1, "cluster": {"node_pools": [)" + make_pool("fluid", "A100-80GB", "fluid") + "," +
+      make_pool("sliced", "H100-80GB", "slice") + R"(]}, "workload": )" +
+      jobs_workload({{"a1", 0, 600, a100}, {"a2", 0, 600, a100}, {"h1", 0, 600, h100}, {"h2", 0, 600, h100}}) + "}");
+  const auto& usage = run->runtime().gpu_usage();
+  ASSERT_EQ(usage.size(), 2u);
+  EXPECT_GT(usage[0].context_switches, 1e5);  // fluid A100: about 600 s / (slice + gap)
+  EXPECT_GT(usage[1].context_switches, 1e5);  // slice-level H100: counted one by one
+}
+
+}  // namespace
+}  // namespace sharesim
