@@ -6,6 +6,7 @@
 #include "policies/device_plugin.h"
 #include "policies/memory_accounting.h"
 #include "policies/sharing_config.h"
+#include "policies/time_sharing/duty_cycle.h"
 #include "sim/scenario/error_text.h"
 #include "sim/scenario/input_error.h"
 
@@ -53,6 +54,17 @@ void MpsPolicy::compute_rates(std::span<Resident> residents) const {
   // Co-running clients interfere beyond their shares (profile contention.interference_factor).
   const double factor = active >= 2 ? interference_factor_ : 1.0;
   for (std::size_t i = 0; i < residents.size(); ++i) residents[i].rate = rates[i] * factor;
+  apply_duty_cycles(residents);
+}
+
+void MpsPolicy::apply_duty_cycles(std::span<Resident> residents) const {
+  // The rates above hold while every client has GPU work; with duty cycles clients press on
+  // each other only while their GPU phases overlap (docs/models.md "Duty cycles").
+  std::vector<double> duty(residents.size()), busy_rate(residents.size()), speed(residents.size());
+  resident_duties(residents, duty);
+  for (std::size_t i = 0; i < residents.size(); ++i) busy_rate[i] = residents[i].rate;
+  concurrent_duty_speeds(duty, busy_rate, speed);
+  for (std::size_t i = 0; i < residents.size(); ++i) residents[i].rate = speed[i];
 }
 
 void MpsPolicy::on_join(std::span<const Resident> residents, Casualties& out) const {

@@ -41,6 +41,8 @@ class MpsPolicy final : public GpuSharing {
   UnitSpread unit_spread() const override { return UnitSpread::SeveralPerDevice; }
 
  private:
+  // Scales the all-busy rates for clients with duty cycles (policies/time_sharing/duty_cycle.h).
+  void apply_duty_cycles(std::span<Resident> residents) const;
   MpsSettings settings_;
   ResourceId resource_;
   std::string resource_name_;

@@ -121,6 +121,53 @@ double duty_cycle_turn_taking(std::span<const double> duty, double efficiency) {
   return std::clamp(1.0 - at_most_one, 0.0, 1.0);
 }
 
+void concurrent_duty_speeds(std::span<const double> duty, std::span<const double> busy_rate, std::span<double> speed) {
+  assert(duty.size() == busy_rate.size() && duty.size() == speed.size());
+  const std::size_t n = duty.size();
+  std::size_t active = 0;
+  bool all_always_busy = true;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (duty[i] <= 0) continue;
+    ++active;
+    all_always_busy = all_always_busy && duty[i] >= 1.0;
+  }
+  if (all_always_busy || active < 2) {
+    for (std::size_t i = 0; i < n; ++i) speed[i] = duty[i] > 0 ? busy_rate[i] : 0.0;
+    return;
+  }
+  // Busy share of each context in the shared run, starting from its solo duty cycle.
+  std::vector<double> busy(n, 0.0), stretch(n, 1.0);
+  for (std::size_t i = 0; i < n; ++i) busy[i] = std::min(duty[i], 1.0);
+  constexpr int kIterations = 100;
+  constexpr double kTolerance = 1e-12;
+  for (int iteration = 0; iteration < kIterations; ++iteration) {
+    double total_busy = 0;
+    for (std::size_t i = 0; i < n; ++i) total_busy += duty[i] > 0 ? busy[i] : 0.0;
+    double change = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (duty[i] <= 0 || busy_rate[i] <= 0) continue;
+      const double partners_busy = (total_busy - busy[i]) / static_cast<double>(active - 1);
+      stretch[i] = 1.0 + partners_busy * (1.0 / busy_rate[i] - 1.0);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      if (duty[i] <= 0 || busy_rate[i] <= 0) continue;
+      const double u = std::min(duty[i], 1.0);
+      const double next = u * stretch[i] / ((1.0 - u) + u * stretch[i]);
+      change = std::max(change, std::abs(next - busy[i]));
+      busy[i] = next;
+    }
+    if (change < kTolerance) break;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (duty[i] <= 0 || busy_rate[i] <= 0) {
+      speed[i] = duty[i] > 0 ? busy_rate[i] : 0.0;
+      continue;
+    }
+    const double u = std::min(duty[i], 1.0);
+    speed[i] = std::min(1.0, 1.0 / ((1.0 - u) + u * stretch[i]));
+  }
+}
+
 void resident_duties(std::span<const Resident> residents, std::span<double> duty) {
   for (std::size_t i = 0; i < residents.size(); ++i) duty[i] = is_active(residents[i]) ? residents[i].demand.duty : 0.0;
 }

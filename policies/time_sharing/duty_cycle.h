@@ -37,6 +37,17 @@ void duty_cycle_speeds(std::span<const double> duty, double efficiency, std::spa
 // turns and switch), from the same stationary distribution; 1 when two or more have u = 1.
 double duty_cycle_turn_taking(std::span<const double> duty, double efficiency);
 
+// Concurrent sharing (MPS) with duty cycles: `busy_rate[i]` is context i's rate while every
+// active context has GPU work (the contention model's answer), so 1 / busy_rate[i] - 1 is the
+// stretch of its GPU work that its partners cause. With duty cycles a partner presses on it only
+// while that partner is in a GPU phase: the stretch is scaled by the partners' mean busy share
+// q (pairs: exactly the partner's; independence of the phases assumed), and its speed is
+//   speed_i = 1 / ((1 - u_i) + u_i * (1 + q_i * (1 / busy_rate[i] - 1))),
+// with each context's busy share in the shared run q_j = u_j s_j / ((1 - u_j) + u_j s_j), s_j
+// its stretch, solved by fixed-point iteration (docs/models.md "Duty cycles"). When every
+// context has u = 1 the speeds are the busy rates exactly.
+void concurrent_duty_speeds(std::span<const double> duty, std::span<const double> busy_rate, std::span<double> speed);
+
 // The duty cycles of residents, 0 for those without GPU work (is_active false).
 struct Resident;
 void resident_duties(std::span<const Resident> residents, std::span<double> duty);

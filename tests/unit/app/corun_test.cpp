@@ -80,6 +80,16 @@ TEST(Corun, BusyJobsTimeSlicedShareTheGpuAndMpsRunsThemConcurrently) {
   EXPECT_GT(std::stod(column(mps, 1, "speed")), std::stod(column(sliced, 1, "speed")));
 }
 
+TEST(Corun, LightJobsUnderMpsPressOnEachOtherOnlyWhileBothAreBusy) {
+  const auto rows = rows_of(predict("group,job,gpu_util_pct,mem_util_pct,mem_mib\n"
+                                    "p,a,30,10,2000\n"
+                                    "p,b,30,10,2000\n",
+                                    "mps", "A100-80GB")
+                                .csv);
+  // Always busy, two SM-bound clients would get 0.5 each.
+  EXPECT_GT(std::stod(column(rows, 1, "speed")), 0.85);
+}
+
 TEST(Corun, AGroupThatOverflowsMemoryReportsTheOom) {
   const auto rows = rows_of(predict("group,job,gpu_util_pct,mem_util_pct,mem_mib\n"
                                     "p,a,50,10,16000\n"

@@ -116,6 +116,30 @@ TEST(DutyCycle, TurnTakingIsTheChanceTwoOrMoreAreQueued) {
   EXPECT_EQ(duty_cycle_turn_taking(std::vector<double>{0.5}, e), 0.0);
 }
 
+TEST(DutyCycle, ConcurrentSpeedsAreTheBusyRatesWhenAlwaysBusy) {
+  const std::vector<double> duty{1.0, 1.0, 0.0}, busy{0.5, 0.7, 0.0};
+  std::vector<double> speed(3);
+  concurrent_duty_speeds(duty, busy, speed);
+  EXPECT_EQ(speed[0], 0.5);
+  EXPECT_EQ(speed[1], 0.7);
+  EXPECT_EQ(speed[2], 0.0);
+}
+
+TEST(DutyCycle, ConcurrentPairSolvesTheOverlapFixedPoint) {
+  // Pair: stretch_i = 1 + q_j (1 / r_i - 1), q_j = u_j s_j / ((1 - u_j) + u_j s_j).
+  const std::vector<double> duty{0.3, 0.8}, busy{0.5, 0.6};
+  std::vector<double> speed(2);
+  concurrent_duty_speeds(duty, busy, speed);
+  const double s0 = 1 / speed[0], s1 = 1 / speed[1];  // cycle times
+  const double stretch0 = (s0 - 0.7) / 0.3, stretch1 = (s1 - 0.2) / 0.8;
+  const double q0 = 0.3 * stretch0 / s0, q1 = 0.8 * stretch1 / s1;
+  EXPECT_NEAR(stretch0, 1 + q1 * (1 / 0.5 - 1), 1e-9);
+  EXPECT_NEAR(stretch1, 1 + q0 * (1 / 0.6 - 1), 1e-9);
+  // The lighter job loses less; both lose less than if always busy.
+  EXPECT_GT(speed[0], 0.5);
+  EXPECT_GT(speed[1], 0.6);
+}
+
 // Through a scenario: two training jobs that keep an A100 busy 30% of the time, time-sliced.
 TEST(DutyCycle, TimeSlicedJobsWithLowUtilizationRunNearTheirSoloSpeed) {
   const std::string request = R"({"gpus": 1, "demand": {"gpu_util_pct": 30, "mem_mib": 1024}})";
