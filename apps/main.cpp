@@ -13,6 +13,7 @@
 #include <iostream>
 #include <optional>
 
+#include "apps/build_info.h"
 #include "apps/compare_command.h"
 #include "apps/place_command.h"
 #include "apps/profiles_command.h"
@@ -178,7 +179,7 @@ int command_generate(const ScenarioArgs& args, const std::string& output) {
 
 int main(int argc, char** argv) {
   CLI::App app{"sharesim: a discrete-event simulator of GPU sharing in Kubernetes-style clusters"};
-  app.set_version_flag("--version", std::string(sharesim_version()));
+  app.set_version_flag("--version", sharesim_version_line());
   app.require_subcommand(1);
 
   ScenarioArgs args;
