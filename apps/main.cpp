@@ -14,6 +14,7 @@
 #include <optional>
 
 #include "apps/build_info.h"
+#include "apps/check_command.h"
 #include "apps/compare_command.h"
 #include "apps/place_command.h"
 #include "apps/profiles_command.h"
@@ -214,6 +215,7 @@ int main(int argc, char** argv) {
   const auto compare = add_compare_command(app);    // compare (apps/compare_command.h)
   const auto profiles = add_profiles_command(app);  // profiles fit / list (apps/profiles_command.h)
   const auto trace = add_trace_command(app);        // trace stats, convert, node-pools (apps/trace_command.h)
+  const auto check = add_check_command(app);        // check RUN --baseline BASE (apps/check_command.h)
 
   try {
     app.parse(argc, argv);
@@ -232,6 +234,7 @@ int main(int argc, char** argv) {
     if (compare_command_chosen(*compare)) return run_compare_command(*compare);
     if (profiles_command_chosen(*profiles)) return run_profiles_command(*profiles);
     if (trace_command_selected(*trace)) return run_trace_command(*trace);
+    if (check_command_chosen(*check)) return run_check_command(*check);
     if (*run) return command_run(args, output_dir, quiet);
     if (*validate) return command_validate(args);
     if (*describe) return command_describe_nodes(args, json);

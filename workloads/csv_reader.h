@@ -37,6 +37,7 @@ class CsvReader {
   [[noreturn]] void fail(std::string_view column, const std::string& problem) const;
 
   std::size_t line_number() const { return line_number_; }
+  const std::vector<std::string>& columns() const { return header_; }
   const std::string& path() const { return path_; }
 
  private:
