@@ -51,7 +51,7 @@ ToleranceRule parse_tolerance_rule(const std::string& text, const std::string& o
   const bool percent = !value.empty() && value.back() == '%';
   if (percent) value.pop_back();
   char* end = nullptr;
-  const double amount = value.empty() ? NAN : std::strtod(value.c_str(), &end);
+  const double amount = value.empty() ? std::nan("") : std::strtod(value.c_str(), &end);
   if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(amount) || amount < 0) {
     fail("found \"" + text.substr(equals + 1) + "\"");
   }
