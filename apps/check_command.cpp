@@ -25,13 +25,15 @@ struct CheckCommand {
 
 std::shared_ptr<CheckCommand> add_check_command(CLI::App& app) {
   auto options = std::make_shared<CheckCommand>();
-  CLI::App* check = app.add_subcommand("check", "Compare a run's metrics with a baseline run's (exit 1 on a regression)");
+  CLI::App* check =
+      app.add_subcommand("check", "Compare a run's metrics with a baseline run's (exit 1 on a regression)");
   options->command = check;
   check->add_option("run", options->run_dir, "Run directory (summary.json) or replicated runs (runs.csv)")->required();
   check->add_option("--baseline", options->baseline_dir, "Baseline directory of the same kind")->required();
-  check->add_option("--tol", options->tolerances,
-                    "Tolerance of matching metrics: PATH=5% (relative), PATH=0.5 (absolute) or PATH=exact; '*' "
-                    "matches anything; later wins")
+  check
+      ->add_option("--tol", options->tolerances,
+                   "Tolerance of matching metrics: PATH=5% (relative), PATH=0.5 (absolute) or PATH=exact; '*' "
+                   "matches anything; later wins")
       ->allow_extra_args(false);
   check->add_option("--alpha", options->alpha, "Replicated runs: significance level of Welch's t test (default 0.01)")
       ->check(CLI::Range(0.0, 1.0));

@@ -168,9 +168,10 @@ int main(int argc, char** argv) {
   CompareArgs compare_args;
   compare->add_option("new", compare_args.fresh, "Freshly measured profile (JSON)")->required();
   compare->add_option("reference", compare_args.reference, "Stored profile to compare with (JSON)")->required();
-  compare->add_option("--tol", compare_args.tolerances,
-                      "Tolerance of a field: FIELD=PCT% (e.g. timeslice.switch_cost_ns=10%), FIELD=NUMBER or "
-                      "FIELD=exact; '*' matches anything (default: 3 robust SDs of the raw samples, else 5%)")
+  compare
+      ->add_option("--tol", compare_args.tolerances,
+                   "Tolerance of a field: FIELD=PCT% (e.g. timeslice.switch_cost_ns=10%), FIELD=NUMBER or "
+                   "FIELD=exact; '*' matches anything (default: 3 robust SDs of the raw samples, else 5%)")
       ->allow_extra_args(false);
   compare->add_option("--reference-raw", compare_args.options.reference_raw,
                       "Raw file of the reference (default: its fields' raw_data)");

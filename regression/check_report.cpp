@@ -11,11 +11,21 @@ std::string xml_escaped(const std::string& text) {
   std::string out;
   for (const char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
       default:
         // XML 1.0 allows no control characters but tab, newline and carriage return.
         if (static_cast<unsigned char>(c) >= 0x20 || c == '\t' || c == '\n' || c == '\r') out += c;
@@ -58,7 +68,8 @@ std::string verdict_line(const CheckReport& report) {
 }  // namespace
 
 std::size_t CheckReport::failures() const {
-  return static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), [](const MetricRow& r) { return r.failed(); }));
+  return static_cast<std::size_t>(
+      std::count_if(rows.begin(), rows.end(), [](const MetricRow& r) { return r.failed(); }));
 }
 
 std::size_t CheckReport::moved() const {
@@ -85,11 +96,16 @@ std::string format_change(double baseline, double current) {
 
 const char* status_name(MetricRow::Status status) {
   switch (status) {
-    case MetricRow::Status::same: return "same";
-    case MetricRow::Status::within: return "within";
-    case MetricRow::Status::regressed: return "REGRESSED";
-    case MetricRow::Status::missing: return "MISSING";
-    case MetricRow::Status::added: return "added";
+    case MetricRow::Status::same:
+      return "same";
+    case MetricRow::Status::within:
+      return "within";
+    case MetricRow::Status::regressed:
+      return "REGRESSED";
+    case MetricRow::Status::missing:
+      return "MISSING";
+    case MetricRow::Status::added:
+      return "added";
   }
   return "";
 }

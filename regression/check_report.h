@@ -16,8 +16,8 @@ struct MetricRow {
     missing,    // in the baseline, not in the run: a failure
     added,      // in the run, not in the baseline: reported, not a failure
   };
-  std::string name;       // the metric's path
-  std::string baseline;   // value as printed ("" when missing); samples: "mean ± sd (n)"
+  std::string name;      // the metric's path
+  std::string baseline;  // value as printed ("" when missing); samples: "mean ± sd (n)"
   std::string current;
   std::string change;     // "+3.2%", "+1" (absolute when the baseline is 0), "" when same
   std::string tolerance;  // Tolerance::text()

@@ -134,8 +134,8 @@ void check_single(const std::string& run_dir, const std::string& baseline_dir, c
   for (const char* key : {"scenario", "seed", "sharesim_version"}) {
     if (baseline.value(key, nlohmann::json()) == current.value(key, nlohmann::json())) continue;
     std::string where;
-    const nlohmann::json patch = nlohmann::json::diff(baseline.value(key, nlohmann::json()),
-                                                      current.value(key, nlohmann::json()));
+    const nlohmann::json patch =
+        nlohmann::json::diff(baseline.value(key, nlohmann::json()), current.value(key, nlohmann::json()));
     if (!patch.empty() && patch[0].contains("path")) where = patch[0]["path"].get<std::string>();
     report.notes.push_back(std::string("the run's ") + key + " differs from the baseline's" +
                            (where.empty() ? "" : " (first at /" + std::string(key) + where + ")"));
@@ -252,8 +252,9 @@ CheckReport check_run(const std::string& run_dir, const std::string& baseline_di
     return k == DirectoryKind::single ? "a single run (summary.json)" : "replicated runs (runs.csv)";
   };
   if (run_kind != baseline_kind) {
-    throw InputError(baseline_dir, "", std::string("expected ") + name(run_kind) + " as " + run_dir + " holds, found " +
-                                           name(baseline_kind));
+    throw InputError(
+        baseline_dir, "",
+        std::string("expected ") + name(run_kind) + " as " + run_dir + " holds, found " + name(baseline_kind));
   }
   if (run_kind == DirectoryKind::single) {
     check_single(run_dir, baseline_dir, options, report);

@@ -5,11 +5,10 @@
 // "metrics" (`jobs.completed` or `metrics.jobs.completed`); every other column (grid values,
 // variant) names the configuration the row belongs to. Single runs are compared value by value
 // within tolerances; replicated runs per configuration and metric with Welch's t test.
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "regression/check_report.h"
 #include "regression/tolerance.h"

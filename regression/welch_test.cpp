@@ -42,8 +42,7 @@ double regularized_incomplete_beta(double a, double b, double x) {
   }
   if (x == 0 || x == 1) return x;
   // x^a (1-x)^b / (a B(a, b)), in logarithms.
-  const double log_front =
-      a * std::log(x) + b * std::log1p(-x) + std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b);
+  const double log_front = a * std::log(x) + b * std::log1p(-x) + std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b);
   if (x > (a + 1.0) / (a + b + 2.0)) {
     return 1.0 - std::exp(log_front) * beta_continued_fraction(b, a, 1.0 - x) / b;
   }

@@ -108,9 +108,8 @@ CheckReport compare_profiles(const std::string& new_path, const std::string& ref
     row.name = name;
     row.baseline = format_metric_value(ref.value) + (ref.measured ? "" : " (not measured)");
     const auto known = spread.find(name);
-    const Tolerance fallback =
-        Tolerance::relative(known == spread.end() ? kFallbackTolerance
-                                                  : std::max(kMinimumTolerance, kSpreadMultiple * known->second));
+    const Tolerance fallback = Tolerance::relative(
+        known == spread.end() ? kFallbackTolerance : std::max(kMinimumTolerance, kSpreadMultiple * known->second));
     const Tolerance tolerance = tolerance_for(name, options.tolerances, fallback);
     row.tolerance = tolerance.text();
     if (found == new_by_name.end() || (ref.measured && !found->second->measured)) {

@@ -36,14 +36,24 @@ void BM_Policy(benchmark::State& state, const std::string& sharing) {
   run_scenario_bench(state, policy_scenario(sharing), false);
 }
 
-BENCHMARK_CAPTURE(BM_Policy, exclusive, R"({"policy": "exclusive"})")->Name("policy/exclusive")->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_Policy, timeslice, R"({"policy": "timeslice", "replicas": 4})")->Name("policy/timeslice")->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_Policy, mps, R"({"policy": "mps", "replicas": 4})")->Name("policy/mps")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Policy, exclusive, R"({"policy": "exclusive"})")
+    ->Name("policy/exclusive")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Policy, timeslice, R"({"policy": "timeslice", "replicas": 4})")
+    ->Name("policy/timeslice")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Policy, mps, R"({"policy": "mps", "replicas": 4})")
+    ->Name("policy/mps")
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Policy, mig, R"({"policy": "mig", "strategy": "single", "layout": "all-2g.20gb"})")
     ->Name("policy/mig")
     ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_Policy, vgpu, R"({"policy": "vgpu", "profile": "A100-20C"})")->Name("policy/vgpu")->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_Policy, fractional, R"({"policy": "fractional"})")->Name("policy/fractional")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Policy, vgpu, R"({"policy": "vgpu", "profile": "A100-20C"})")
+    ->Name("policy/vgpu")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Policy, fractional, R"({"policy": "fractional"})")
+    ->Name("policy/fractional")
+    ->Unit(benchmark::kMillisecond);
 
 void BM_Batch(benchmark::State& state) {
   run_scenario_bench(state, R"({"name": "bench-batch", "seed": 1, )" + cluster(125, R"({"policy": "exclusive"})") + R"(,
@@ -56,9 +66,10 @@ void BM_Batch(benchmark::State& state) {
 
 void BM_Notebook(benchmark::State& state) {
   // 800 notebooks on 200 GPUs (4 replicas): cells of 20 s between 3 min of think time, 8 h.
-  run_scenario_bench(state, R"({"name": "bench-notebook", "seed": 1, "until": "8h", )" +
-                                cluster(25, R"({"policy": "timeslice", "replicas": 4})") +
-                                R"(,
+  run_scenario_bench(state,
+                     R"({"name": "bench-notebook", "seed": 1, "until": "8h", )" +
+                         cluster(25, R"({"policy": "timeslice", "replicas": 4})") +
+                         R"(,
     "workload": {"jobs": [{"name": "notebook", "kind": "notebook", "replicas": 800,
       "request": {"gpus": 1, "cpu_milli": 1000, "memory_mib": 1024, "demand": {"sm": 0.6, "bw": 0.3, "mem_mib": 8192}},
       "active": {"dist": "exponential", "mean_s": 20}, "idle": {"dist": "exponential", "mean_s": 180},
@@ -69,8 +80,9 @@ void BM_Notebook(benchmark::State& state) {
 void BM_Inference(benchmark::State& state) {
   // 48 services on 12 GPUs (4-way time-slicing), 100 requests/s each of 4 ms mean work for
   // 1,100 s: 5.28 M requests, each an arrival and a completion event.
-  run_scenario_bench(state, R"({"name": "bench-inference", "seed": 1, "until": "1100s", )" +
-                                cluster(2, R"({"policy": "timeslice", "replicas": 4})") + R"(,
+  run_scenario_bench(state,
+                     R"({"name": "bench-inference", "seed": 1, "until": "1100s", )" +
+                         cluster(2, R"({"policy": "timeslice", "replicas": 4})") + R"(,
     "workload": {"jobs": [{"name": "svc", "kind": "inference", "replicas": 48,
       "request": {"gpus": 1, "cpu_milli": 1000, "memory_mib": 1024, "demand": {"sm": 0.5, "bw": 0.4, "mem_mib": 8192}},
       "requests": {"arrival": {"process": "poisson", "rate_per_s": 100},
@@ -80,8 +92,9 @@ void BM_Inference(benchmark::State& state) {
 
 void BM_SliceLevel(benchmark::State& state) {
   // 64 jobs of 60 s mean on 16 GPUs, 4 replicas, every time slice an event.
-  run_scenario_bench(state, R"({"name": "bench-slices", "seed": 1, )" +
-                                cluster(2, R"({"policy": "timeslice", "replicas": 4, "fidelity": "slice"})") + R"(,
+  run_scenario_bench(state,
+                     R"({"name": "bench-slices", "seed": 1, )" +
+                         cluster(2, R"({"policy": "timeslice", "replicas": 4, "fidelity": "slice"})") + R"(,
     "workload": {"generators": [{"name": "jobs", "kind": "training", "count": 64,
       "arrival": {"process": "poisson", "rate_per_s": 1},
       "duration": {"dist": "exponential", "mean_s": 60},

@@ -36,7 +36,8 @@ void BM_MillionJobsTenThousandGpus(benchmark::State& state) {
 void BM_MillionJobsTenThousandTimeslicedGpus(benchmark::State& state) {
   // The same workload on time-sliced GPUs, 4 replicas each, fluid mode (issue 3's target:
   // at most 3x the exclusive run's wall time).
-  run_scenario_bench(state, scenario_text(1250, 8, 2.5, 3600, 1'000'000, R"({"policy": "timeslice", "replicas": 4})"), false);
+  run_scenario_bench(state, scenario_text(1250, 8, 2.5, 3600, 1'000'000, R"({"policy": "timeslice", "replicas": 4})"),
+                     false);
 }
 
 void BM_MillionJobsTenThousandGpusWithOutputs(benchmark::State& state) {
