@@ -29,7 +29,7 @@ std::string Tolerance::text() const {
     case Kind::exact:
       return "exact";
     case Kind::relative:
-      std::snprintf(buffer, sizeof buffer, "%g%%", amount * 100);
+      std::snprintf(buffer, sizeof buffer, "%.3g%%", amount * 100);
       return buffer;
     case Kind::absolute:
       std::snprintf(buffer, sizeof buffer, "%g", amount);
