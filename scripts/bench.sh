@@ -2,7 +2,7 @@
 # `make bench`: runs the Google Benchmark suite (release build), writes its JSON to
 # results/bench/latest.json and compares it with the committed baseline
 # results/bench/baseline.json using Google Benchmark's compare.py (Debian libbenchmark-tools;
-# its Mann-Whitney U test needs python3-scipy). Fails (exit 1) when a benchmark's median time
+# its Mann-Whitney U test needs python3-scipy). Fails (exit 1) when a benchmark's median CPU time
 # is more than BENCH_THRESHOLD (default 0.15 = 15%) above the baseline's AND the U test says
 # the difference is significant (p < BENCH_ALPHA, default 0.05). See docs/ci.md.
 #

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Reads the comparison compare.py dumped (-d FILE) and fails on a significant slowdown.
 
-A benchmark regressed when its median real time is more than THRESHOLD (a fraction) above the
-baseline's and the Mann-Whitney U test compare.py ran on the repetitions gives p < ALPHA. With
+A benchmark regressed when its median CPU time is more than THRESHOLD (a fraction) above the
+baseline's and the Mann-Whitney U test compare.py ran on the repetitions gives p < ALPHA. CPU
+time, not wall time: on a shared machine the neighbours' load inflates wall time far more. With
 fewer than 2 repetitions there is no U test and the threshold alone decides.
 
     slowdown_check.py COMPARE.json THRESHOLD ALPHA     exit 0 fine, 1 slower, 2 bad input
@@ -21,15 +22,19 @@ def main():
     except (OSError, ValueError) as e:
         print(f"slowdown_check: {sys.argv[1]}: {e}", file=sys.stderr)
         return 2
+    # compare.py gives one row per benchmark (its repetitions, with the U test) and one per
+    # aggregate ("NAME_median", aggregate_name "median"); without repetitions only the first.
     pvalues = {}
     medians = {}
     for row in rows:
-        name = row.get("run_name", row["name"])
+        aggregate = row.get("aggregate_name", "")
+        if row["name"] == "OVERALL_GEOMEAN" or aggregate not in ("", "median"):
+            continue
+        name = row["name"][: -len("_median")] if aggregate == "median" else row["name"]
         if row.get("utest"):
-            pvalues[name] = row["utest"].get("time_pvalue")
-        if row.get("aggregate_name") == "median" or (not row.get("aggregate_name") and name not in medians):
-            m = row["measurements"][0]
-            medians[name] = m["time"]  # (contender - baseline) / baseline of the real time
+            pvalues[name] = row["utest"].get("cpu_pvalue")
+        if aggregate == "median" or name not in medians:
+            medians[name] = row["measurements"][0]["cpu"]  # (contender - baseline) / baseline, CPU time
     slower = []
     for name, change in medians.items():
         p = pvalues.get(name)
