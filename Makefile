@@ -29,7 +29,7 @@ test: build-dev
 
 bench: deps build/release/CMakeCache.txt
 	cmake --build --preset release -j $(JOBS) --target sharesim_bench
-	build/release/tests/bench/sharesim_bench --benchmark_counters_tabular=true
+	scripts/bench.sh build/release/tests/bench/sharesim_bench
 
 asan: deps
 	cmake --preset asan

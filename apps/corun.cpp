@@ -47,7 +47,7 @@ double required_number(const CsvReader& csv, const char* column, double min, dou
 
 CorunRow read_row(const CsvReader& csv) {
   CorunRow row;
-  for (const std::string& column : csv.header()) row.fields.push_back(csv.field(column));
+  for (const std::string& column : csv.columns()) row.fields.push_back(csv.field(column));
   row.group = csv.field("group");
   if (row.group.empty()) csv.fail("group", "expected a group name, found an empty field");
   if (csv.has_column("profile") && !csv.field("profile").empty()) {
@@ -181,7 +181,7 @@ CorunResult predict_coruns(const CorunRequest& request, const GpuCatalog& catalo
   result.groups = order.size();
   result.rows = rows.size();
   CsvRow header(result.csv);
-  for (const std::string& column : csv.header()) header.text(column);
+  for (const std::string& column : csv.columns()) header.text(column);
   for (const char* column : {"duty", "sm", "bw", "speed", "slowdown", "status"}) header.text(column);
   header.end();
   for (const CorunRow& row : rows) {

@@ -13,6 +13,8 @@
 #include <iostream>
 #include <optional>
 
+#include "apps/build_info.h"
+#include "apps/check_command.h"
 #include "apps/compare_command.h"
 #include "apps/corun_command.h"
 #include "apps/place_command.h"
@@ -179,7 +181,7 @@ int command_generate(const ScenarioArgs& args, const std::string& output) {
 
 int main(int argc, char** argv) {
   CLI::App app{"sharesim: a discrete-event simulator of GPU sharing in Kubernetes-style clusters"};
-  app.set_version_flag("--version", std::string(sharesim_version()));
+  app.set_version_flag("--version", sharesim_version_line());
   app.require_subcommand(1);
 
   ScenarioArgs args;
@@ -215,6 +217,7 @@ int main(int argc, char** argv) {
   const auto profiles = add_profiles_command(app);  // profiles fit / list (apps/profiles_command.h)
   const auto trace = add_trace_command(app);        // trace stats, convert, node-pools (apps/trace_command.h)
   const auto corun = add_corun_command(app);        // corun (apps/corun_command.h)
+  const auto check = add_check_command(app);        // check RUN --baseline BASE (apps/check_command.h)
 
   try {
     app.parse(argc, argv);
@@ -234,6 +237,7 @@ int main(int argc, char** argv) {
     if (profiles_command_chosen(*profiles)) return run_profiles_command(*profiles);
     if (trace_command_selected(*trace)) return run_trace_command(*trace);
     if (corun_command_chosen(*corun)) return run_corun_command(*corun);
+    if (check_command_chosen(*check)) return run_check_command(*check);
     if (*run) return command_run(args, output_dir, quiet);
     if (*validate) return command_validate(args);
     if (*describe) return command_describe_nodes(args, json);

@@ -1,8 +1,11 @@
 #include "apps/scenario_run.h"
 
+#include <sys/resource.h>
+
 #include <chrono>
 #include <sstream>
 
+#include "apps/build_info.h"
 #include "policies/policy_registry.h"
 #include "sim/metrics/output_files.h"
 #include "workloads/profiles/workload_profile.h"
@@ -68,6 +71,18 @@ nlohmann::ordered_json ScenarioRun::summary() const {
   return summary;
 }
 
+nlohmann::ordered_json ScenarioRun::timing() const {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);  // ru_maxrss is in KiB on Linux (getrusage(2))
+  nlohmann::ordered_json timing;
+  timing["sharesim_version"] = sharesim_version();
+  timing["commit"] = sharesim_commit();
+  timing["wall_s"] = metrics_.wall_s;
+  timing["events_per_s"] = metrics_.wall_s > 0 ? static_cast<double>(metrics_.events) / metrics_.wall_s : 0.0;
+  timing["peak_rss_mib"] = static_cast<double>(usage.ru_maxrss) / 1024.0;
+  return timing;
+}
+
 void ScenarioRun::write_outputs(const std::string& dir) {
   // Build every file first, then write: an error leaves no partial set behind.
   const std::string summary_text = summary().dump(2) + "\n";
@@ -80,6 +95,7 @@ void ScenarioRun::write_outputs(const std::string& dir) {
   write_output_file(dir, "timeseries.csv", timeseries);
   if (!metrics_.services.empty()) write_output_file(dir, "services.csv", services);
   if (event_log_) write_output_file(dir, "events.csv", event_log_->str());
+  write_output_file(dir, "timing.json", timing().dump(2) + "\n");
   write_output_file(dir, "summary.json", summary_text);
 }
 

@@ -40,7 +40,10 @@ class ScenarioRun {
   const RunMetrics& metrics() const { return metrics_; }
   // summary.json: program version, seed, the scenario as run, the metrics.
   nlohmann::ordered_json summary() const;
-  // Writes summary.json, jobs.csv, gpus.csv, timeseries.csv (services.csv when the workload
+  // timing.json: what depends on the host and the build (wall time, events per second, peak
+  // memory, commit), kept out of summary.json so that two runs' directories are identical.
+  nlohmann::ordered_json timing() const;
+  // Writes summary.json, timing.json, jobs.csv, gpus.csv, timeseries.csv (services.csv when the workload
   // has inference services or notebooks, events.csv when the scenario asks for an event log)
   // into `dir`.
   void write_outputs(const std::string& dir);

@@ -5,13 +5,15 @@
 //   sharesim-calibrate probe|corun|scaling|basics -o RAW.json
 //   sharesim-calibrate fit RAW.json -o PROFILE.json --base PROFILE.json
 //   sharesim-calibrate check PROFILE.json...          provenance and range check of profiles
+//   sharesim-calibrate compare NEW.json REFERENCE.json [--tol FIELD=PCT]... [--junit FILE]
+//                                                     measured fields against a stored profile
 //
 // It never changes the GPU's MIG layout, compute mode, clocks or persistence mode and never
 // resets it (no nvidia-smi -mig/-c/-pm/-lgc/-r): MIG and MPS SM caps are emulated with green
 // contexts, MPS uses a daemon of its own in a temporary directory.
 //
-// Exit codes: 0 success, 1 internal or CUDA error, 2 bad input (command line, raw file, profile),
-// 3 no CUDA device visible (one line on stderr).
+// Exit codes: 0 success, 1 internal or CUDA error (compare: a field moved beyond tolerance), 2 bad
+// input (command line, raw file, profile), 3 no CUDA device visible (one line on stderr).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <filesystem>
@@ -24,8 +26,10 @@
 #include "kernels/host/fit.h"
 #include "kernels/host/json_read.h"
 #include "kernels/host/profile.h"
+#include "kernels/host/profile_compare.h"
 #include "kernels/host/raw_data.h"
 #include "kernels/run_modes.h"
+#include "sim/scenario/input_error.h"
 
 namespace {
 
@@ -66,6 +70,23 @@ int command_check(const std::vector<std::string>& paths) {
     std::cout << path << ": ok\n";
   }
   return 0;
+}
+
+struct CompareArgs {
+  std::string fresh, reference, junit, markdown;
+  std::vector<std::string> tolerances;
+  ProfileCompareOptions options;
+};
+
+int command_compare(CompareArgs& args) {
+  for (const std::string& rule : args.tolerances) {
+    args.options.tolerances.push_back(sharesim::parse_tolerance_rule(rule, "--tol"));
+  }
+  const sharesim::CheckReport report = compare_profiles(args.fresh, args.reference, args.options);
+  if (!args.junit.empty()) write_file_atomically(args.junit, sharesim::format_report_junit(report));
+  if (!args.markdown.empty()) write_file_atomically(args.markdown, sharesim::format_report_markdown(report));
+  std::cout << sharesim::format_report_text(report);
+  return report.failures() > 0 ? 1 : 0;
 }
 
 // Parses "16,26,32" into SM counts.
@@ -143,6 +164,21 @@ int main(int argc, char** argv) {
   std::vector<std::string> check_paths;
   check->add_option("profiles", check_paths, "Profile files")->required();
 
+  CLI::App* compare = app.add_subcommand("compare", "Compare a new profile's measured fields with a reference profile");
+  CompareArgs compare_args;
+  compare->add_option("new", compare_args.fresh, "Freshly measured profile (JSON)")->required();
+  compare->add_option("reference", compare_args.reference, "Stored profile to compare with (JSON)")->required();
+  compare
+      ->add_option("--tol", compare_args.tolerances,
+                   "Tolerance of a field: FIELD=PCT% (e.g. timeslice.switch_cost_ns=10%), FIELD=NUMBER or "
+                   "FIELD=exact; '*' matches anything (default: 3 robust SDs of the raw samples, else 5%)")
+      ->allow_extra_args(false);
+  compare->add_option("--reference-raw", compare_args.options.reference_raw,
+                      "Raw file of the reference (default: its fields' raw_data)");
+  compare->add_option("--new-raw", compare_args.options.new_raw, "Raw file of the new profile (default: its raw_data)");
+  compare->add_option("--junit", compare_args.junit, "Write a JUnit XML report (a testcase per field)");
+  compare->add_option("--markdown", compare_args.markdown, "Write a Markdown summary");
+
   CLI::App* worker = app.add_subcommand("worker", "(internal) one process of a multi-process measurement");
   worker->group("");
   WorkerOptions w;
@@ -168,6 +204,7 @@ int main(int argc, char** argv) {
   try {
     if (*fit) return command_fit(raw_path, profile_out, base_path, raw_reference, quiet);
     if (*check) return command_check(check_paths);
+    if (*compare) return command_compare(compare_args);
     if (*worker) return run_worker(w);
     for (CLI::App* sub : measuring) {
       if (!*sub) continue;
@@ -185,6 +222,9 @@ int main(int argc, char** argv) {
       return failed == 0 ? 0 : kExitInternal;  // partial data written; the failures are in the file
     }
   } catch (const CalibError& e) {
+    std::cerr << "sharesim-calibrate: error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const sharesim::InputError& e) {
     std::cerr << "sharesim-calibrate: error: " << e.what() << "\n";
     return kExitBadInput;
   } catch (const std::exception& e) {

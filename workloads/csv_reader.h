@@ -37,8 +37,7 @@ class CsvReader {
   [[noreturn]] void fail(std::string_view column, const std::string& problem) const;
 
   std::size_t line_number() const { return line_number_; }
-  // The column names, in file order.
-  const std::vector<std::string>& header() const { return header_; }
+  const std::vector<std::string>& columns() const { return header_; }
   const std::string& path() const { return path_; }
 
  private:

@@ -56,6 +56,10 @@ FitResult fit_profile(const RawData& raw, const std::string& raw_file, const Fit
   nlohmann::ordered_json extra = nlohmann::ordered_json::object();     // further sections
   auto put = [&](nlohmann::ordered_json& into, const std::string& section, const std::string& field, double value,
                  const std::string& note) { into[section][field] = measured_field(value, by, note); };
+  // The spread of the samples behind a field, relative to the field's value.
+  auto spread = [&](const std::string& section, const std::string& field, double mad, double value) {
+    if (value != 0) result.relative_spread[section + "." + field] = kMadToSigma * mad / std::fabs(value);
+  };
 
   // Time slices.
   std::optional<TimesliceFit> timeslice;
@@ -71,6 +75,8 @@ FitResult fit_profile(const RawData& raw, const std::string& raw_file, const Fit
         "median over runs of each run's median slice; runs with " + process_counts(*timeslice) + " processes");
     put(sections, "timeslice", "switch_cost_ns", round_ns(timeslice->switch_ns.median),
         "median over runs of each run's median switch gap (no context of the probe running)");
+    spread("timeslice", "default_slice_ns", timeslice->slice_ns.mad, timeslice->slice_ns.median);
+    spread("timeslice", "switch_cost_ns", timeslice->switch_ns.mad, timeslice->switch_ns.median);
     result.report.push_back(format("time slice       %.0f ns (MAD %.0f)   switch gap %.0f ns",
                                    timeslice->slice_ns.median, timeslice->slice_ns.mad, timeslice->switch_ns.median));
     for (const ProbeRunResult& run : timeslice->runs) {
@@ -81,6 +87,9 @@ FitResult fit_profile(const RawData& raw, const std::string& raw_file, const Fit
           summary_note("switch gap", run.switch_ns));
       put(extra, "timeslice_by_processes", "off_ns_" + n, round_ns(run.off_ns.median),
           summary_note("time switched out", run.off_ns));
+      spread("timeslice_by_processes", "slice_ns_" + n, run.slice_ns.mad, run.slice_ns.median);
+      spread("timeslice_by_processes", "switch_ns_" + n, run.switch_ns.mad, run.switch_ns.median);
+      spread("timeslice_by_processes", "off_ns_" + n, run.off_ns.mad, run.off_ns.median);
       // Round robin predicts off = (n - 1) * slice + n * switch: the per-case check.
       const double predicted = (run.processes - 1) * run.slice_ns.median + run.processes * run.switch_ns.median;
       const double error = run.off_ns.median > 0 ? (predicted - run.off_ns.median) / run.off_ns.median : 0.0;
@@ -97,6 +106,8 @@ FitResult fit_profile(const RawData& raw, const std::string& raw_file, const Fit
       put(sections, "timeslice", "cache_refill_ns", round_ns(cache.penalty_ns),
           summary_note("walks after a switch-out", cache.after_switch_ns) + "; " +
               summary_note("steady walks", cache.steady_ns));
+      // The penalty is a difference of two medians; the walks after a switch are the noisier.
+      spread("timeslice", "cache_refill_ns", cache.after_switch_ns.mad, cache.penalty_ns);
       result.report.push_back(format("cache refill     %.0f ns (walk %.0f ns after a switch, %.0f ns steady)",
                                      cache.penalty_ns, cache.after_switch_ns.median, cache.steady_ns.median));
     } catch (const std::invalid_argument& e) {
@@ -130,6 +141,7 @@ FitResult fit_profile(const RawData& raw, const std::string& raw_file, const Fit
       std::snprintf(note, sizeof note, "median of %zu samples (MAD %.4g, %zu outliers rejected)", s.kept, s.mad,
                     s.rejected);
       put(sections, "basics", b.field, round_to(s.median, b.step), note);
+      spread("basics", b.field, s.mad, s.median);
       result.report.push_back(std::string("basics           ") + b.field + format(" = %.4g", s.median));
       if (std::string(b.field) == "dram_bandwidth_gbps") bandwidth_gbps = s.median;
     }

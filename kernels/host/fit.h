@@ -2,6 +2,7 @@
 // of docs/calibration.md, plus a report of how well the fitted models reproduce the measurements.
 #pragma once
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -26,6 +27,10 @@ struct FitResult {
   nlohmann::ordered_json profile;
   std::vector<std::string> report;  // human-readable lines: fitted values and per-case errors
   std::vector<std::string> notes;   // parts of the raw data that could not be used, and why
+  // "section.field" -> robust relative spread of the samples behind that field,
+  // 1.4826 * MAD / |median| (robust_stats.h); only fields fitted from repeated samples have one.
+  // `sharesim-calibrate compare` sets its tolerances from it.
+  std::map<std::string, double> relative_spread;
 };
 
 // Deterministic: the same raw data and options give a byte-identical profile.

@@ -26,7 +26,7 @@ double median_absolute_deviation(const std::vector<double>& values, double cente
 RobustSummary robust_summary(const std::vector<double>& values, double k) {
   const double center = median(values);
   const double spread = median_absolute_deviation(values, center);
-  const double limit = k * 1.4826 * spread;
+  const double limit = k * kMadToSigma * spread;
   std::vector<double> kept;
   kept.reserve(values.size());
   for (const double x : values) {

@@ -7,6 +7,9 @@
 
 namespace sharesim::calib {
 
+// 1.4826 * MAD estimates the standard deviation of normal data (Rousseeuw & Croux 1993).
+inline constexpr double kMadToSigma = 1.4826;
+
 // Median of `values` (mean of the two middle values for an even count); values must not be empty.
 double median(std::vector<double> values);
 

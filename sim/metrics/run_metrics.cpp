@@ -246,7 +246,8 @@ nlohmann::json run_metrics_json(const RunMetrics& m) {
          {"slo_s", s.slo_s > 0 ? nlohmann::json(s.slo_s) : nlohmann::json()},
          {"slo_attainment", s.slo_attainment < 0 ? nlohmann::json() : nlohmann::json(s.slo_attainment)}});
   }
-  nlohmann::json sim = {{"events", m.events}, {"horizon_s", m.horizon_s}, {"wall_s", m.wall_s}};
+  // wall_s is host-dependent: it goes to timing.json (apps/scenario_run.cpp), not here.
+  nlohmann::json sim = {{"events", m.events}, {"horizon_s", m.horizon_s}};
   return {{"jobs", jobs}, {"gpus", gpus}, {"services", services}, {"cost", cost}, {"sim", sim}};
 }
 

@@ -74,7 +74,7 @@ struct RunMetrics {
   double license_cost = 0;
   double horizon_s = 0;  // simulated span the integrals cover
   std::uint64_t events = 0;
-  double wall_s = 0;                     // real time of the run; the only non-deterministic field
+  double wall_s = 0;                     // real time of the run; host-dependent, so in timing.json
   std::vector<OriginMetrics> origins;    // in the order origins first appear in the scenario
   std::vector<PoolMetrics> pools;        // in scenario order
   std::vector<ServiceMetrics> services;  // origins of behaviour jobs (inference, notebook), in origin order

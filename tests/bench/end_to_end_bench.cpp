@@ -5,15 +5,13 @@
 //   e2e/1M-jobs-10k-gpus-timeslice4: the same on time-sliced GPUs (4 replicas, fluid).
 //   e2e/MM8-1M-jobs: the M/M/8 model (one node of 8 GPUs, rho = 0.8), 1,000,000 jobs,
 //     the model the issue compares with a SimPy implementation.
-// Counters: wall seconds per run, ns per job, events, and peak resident memory of the run
-// (VmHWM after resetting it through /proc/self/clear_refs).
+//   e2e/MM8-1M-jobs+outputs: the same, writing every output file, as `sharesim run` does.
+// Counters: tests/bench/bench_run.h.
 #include <benchmark/benchmark.h>
 
-#include <filesystem>
-#include <fstream>
 #include <string>
 
-#include "apps/scenario_run.h"
+#include "tests/bench/bench_run.h"
 
 namespace sharesim {
 namespace {
@@ -30,64 +28,25 @@ std::string scenario_text(int nodes, int gpus_per_node, double rate, double mean
          R"(}, "request": {"gpus": 1}}]}})";
 }
 
-void reset_peak_rss() {
-  std::ofstream clear("/proc/self/clear_refs");
-  clear << "5";
-}
-
-double peak_rss_mib() {
-  std::ifstream status("/proc/self/status");
-  std::string key;
-  while (status >> key) {
-    if (key == "VmHWM:") {
-      double kib = 0;
-      status >> kib;
-      return kib / 1024.0;
-    }
-    status.ignore(1 << 10, '\n');
-  }
-  return 0;
-}
-
-void run_bench(benchmark::State& state, const std::string& text, bool write_outputs) {
-  const Scenario scenario = load_scenario_text(text, "<bench>", GpuCatalog::builtin());
-  double peak = 0;
-  std::uint64_t events = 0, jobs = 0;
-  for (auto _ : state) {
-    reset_peak_rss();
-    ScenarioRun run(scenario, GpuCatalog::builtin());
-    run.run();
-    if (write_outputs) run.write_outputs((std::filesystem::temp_directory_path() / "sharesim-bench-out").string());
-    events = run.metrics().events;
-    jobs = run.metrics().completed;
-    peak = std::max(peak, peak_rss_mib());
-    benchmark::DoNotOptimize(run.metrics().wait_s.mean);
-  }
-  state.counters["events"] = static_cast<double>(events);
-  state.counters["jobs"] = static_cast<double>(jobs);
-  state.counters["ns_per_job"] = benchmark::Counter(static_cast<double>(jobs) * static_cast<double>(state.iterations()),
-                                                    benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-  state.counters["peak_rss_MiB"] = peak;
-}
-
 void BM_MillionJobsTenThousandGpus(benchmark::State& state) {
   // offered load = rate * mean / GPUs = 2.5 * 3600 / 10000 = 0.9
-  run_bench(state, scenario_text(1250, 8, 2.5, 3600, 1'000'000), false);
+  run_scenario_bench(state, scenario_text(1250, 8, 2.5, 3600, 1'000'000), false);
 }
 
 void BM_MillionJobsTenThousandTimeslicedGpus(benchmark::State& state) {
   // The same workload on time-sliced GPUs, 4 replicas each, fluid mode (issue 3's target:
   // at most 3x the exclusive run's wall time).
-  run_bench(state, scenario_text(1250, 8, 2.5, 3600, 1'000'000, R"({"policy": "timeslice", "replicas": 4})"), false);
+  run_scenario_bench(state, scenario_text(1250, 8, 2.5, 3600, 1'000'000, R"({"policy": "timeslice", "replicas": 4})"),
+                     false);
 }
 
 void BM_MillionJobsTenThousandGpusWithOutputs(benchmark::State& state) {
-  run_bench(state, scenario_text(1250, 8, 2.5, 3600, 1'000'000), true);
+  run_scenario_bench(state, scenario_text(1250, 8, 2.5, 3600, 1'000'000), true);
 }
 
 void BM_MM8MillionJobs(benchmark::State& state) {
   // rho = 0.8: lambda = 0.8 * 8 / 100 s
-  run_bench(state, scenario_text(1, 8, 0.064, 100, 1'000'000), false);
+  run_scenario_bench(state, scenario_text(1, 8, 0.064, 100, 1'000'000), false);
 }
 
 BENCHMARK(BM_MillionJobsTenThousandGpus)->Name("e2e/1M-jobs-10k-gpus")->Unit(benchmark::kMillisecond)->Iterations(3);
@@ -99,7 +58,12 @@ BENCHMARK(BM_MillionJobsTenThousandGpusWithOutputs)
     ->Name("e2e/1M-jobs-10k-gpus+outputs")
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
+void BM_MM8MillionJobsWithOutputs(benchmark::State& state) {
+  run_scenario_bench(state, scenario_text(1, 8, 0.064, 100, 1'000'000), true);
+}
+
 BENCHMARK(BM_MM8MillionJobs)->Name("e2e/MM8-1M-jobs")->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_MM8MillionJobsWithOutputs)->Name("e2e/MM8-1M-jobs+outputs")->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace
 }  // namespace sharesim

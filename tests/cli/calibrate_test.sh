@@ -142,5 +142,26 @@ run 2 "fit with another GPU's base profile" fit raw.json -o p2.json --base "$src
   one_line "base of another GPU: one line" "sharesim-calibrate: error: $src/results/calibration/A100-40GB.json: /gpu: expected"
 [[ -e p2.json ]] && bad "a refused fit writes nothing" "p2.json exists"
 
+# --- compare: a profile against itself passes; a 50% longer switch gap fails (exit 1) with a
+# JUnit failure; profiles of two GPUs are bad input.
+h100=$src/results/calibration/H100-80GB.json
+run 0 "compare the H100 profile with itself" compare "$h100" "$h100" --junit same.xml &&
+  grep -q 'PASS' out.txt && grep -q 'failures="0"' same.xml && ok "compare with itself: PASS, JUnit without failures"
+python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["timeslice"]["switch_cost_ns"]["value"] = round(p["timeslice"]["switch_cost_ns"]["value"] * 1.5)
+json.dump(p, open("slower-switch.json", "w"), indent=2)' "$h100"
+(cd "$src" && timeout 60 "$bin" compare "$tmp/slower-switch.json" "$h100" --junit "$tmp/slower.xml" >"$tmp/out.txt" 2>"$tmp/err.txt")
+code=$?
+[[ $code -eq 1 ]] && ok "compare: a 50% longer switch gap exits 1" || bad "compare regression exit" "code $code: $(cat err.txt)"
+grep -q 'timeslice.switch_cost_ns .*REGRESSED' out.txt && ok "compare names the moved field" || bad "compare table" "$(cat out.txt)"
+grep -q '<failure message="timeslice.switch_cost_ns moved' slower.xml && ok "compare: JUnit failure for the field" ||
+  bad "compare JUnit" "$(cat slower.xml)"
+run 2 "compare profiles of two GPUs" compare "$src/results/calibration/H200-141GB.json" "$h100" &&
+  one_line "two GPUs: one line naming /gpu" "sharesim-calibrate: error: $src/results/calibration/H200-141GB.json: /gpu: expected"
+run 2 "compare with a bad --tol" compare "$h100" "$h100" --tol timeslice.switch_cost_ns=lots &&
+  one_line "bad --tol: one line" "sharesim-calibrate: error: --tol: timeslice.switch_cost_ns=lots: expected"
+
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

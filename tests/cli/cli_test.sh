@@ -73,19 +73,19 @@ different_files() {
   why="$1 and $2 are identical"
   return 1
 }
-# summary.json holds one timing line, metrics.sim.wall_s; everything else must repeat.
-without_wall_time() { grep -v '^ *"wall_s": ' "$1"; }
-same_summary_but_wall_time() {
-  local file
-  for file in "$1" "$2"; do
-    if [[ $(grep -c '"wall_s": ' "$file") -ne 1 ]] ||
-      ! python3 -c 'import json,sys; json.load(open(sys.argv[1]))["metrics"]["sim"]["wall_s"]' "$file" 2>/dev/null; then
-      why="$file has no single metrics.sim.wall_s line"
+# Two runs' directories are identical but for timing.json (wall time, peak memory, commit),
+# which each must have.
+same_directory_but_timing() {
+  local dir
+  for dir in "$1" "$2"; do
+    if ! python3 -c 'import json,sys; json.load(open(sys.argv[1]))["wall_s"]' "$dir/timing.json" 2>/dev/null; then
+      why="$dir/timing.json has no wall_s"
       return 1
     fi
   done
-  cmp -s <(without_wall_time "$1") <(without_wall_time "$2") && return 0
-  why="$1 and $2 differ beyond metrics.sim.wall_s"
+  local differences
+  differences=$(diff -r -x timing.json "$1" "$2" 2>&1) && return 0
+  why="$1 and $2 differ beyond timing.json: $(head -c 200 <<<"$differences" | tr '\n' ' ')"
   return 1
 }
 stdout_empty() {
@@ -171,7 +171,7 @@ sed 's/"scheduler":/"schedular":/' small.json >unknown-key.json
 
 # ---- every example scenario -----------------------------------------------------------
 
-outputs=(summary.json jobs.csv gpus.csv timeseries.csv)
+outputs=(summary.json timing.json jobs.csv gpus.csv timeseries.csv)
 shopt -s nullglob
 scenario_files=("$src"/scenarios/*.json)
 shopt -u nullglob
@@ -192,8 +192,8 @@ for scenario in "${scenario_files[@]}"; do
     [[ $csv == services.csv && ! -e $tmp/$name-1/$csv ]] && continue  # only with services or notebooks
     check "$name: same seed, identical $csv" same_file "$tmp/$name-1/$csv" "$tmp/$name-2/$csv"
   done
-  check "$name: same seed, identical summary.json but metrics.sim.wall_s" \
-    same_summary_but_wall_time "$tmp/$name-1/summary.json" "$tmp/$name-2/summary.json"
+  check "$name: same seed, diff -r finds only timing.json" \
+    same_directory_but_timing "$tmp/$name-1" "$tmp/$name-2"
 done
 
 # ---- run, determinism and --seed on the small fixture ------------------------------------
@@ -207,8 +207,7 @@ check "--set before the scenario path takes one value" succeeds validate --set s
 for csv in jobs.csv gpus.csv timeseries.csv; do
   check "same seed, identical $csv" same_file "$tmp/small-1/$csv" "$tmp/small-2/$csv"
 done
-check "same seed, identical summary.json but metrics.sim.wall_s" \
-  same_summary_but_wall_time "$tmp/small-1/summary.json" "$tmp/small-2/summary.json"
+check "same seed, diff -r finds only timing.json" same_directory_but_timing "$tmp/small-1" "$tmp/small-2"
 check "run --seed 8" succeeds run -q --seed 8 -o "$tmp/small-seed8" small.json
 check "--seed 8 changes jobs.csv" different_files "$tmp/small-1/jobs.csv" "$tmp/small-seed8/jobs.csv"
 check "--seed 8 is echoed in summary.json" \
@@ -534,10 +533,33 @@ expect_bad_input "corun: a utilization above 100% is located" "" "bad-util.csv: 
   corun --policy timeslice --gpu RTX3090 bad-util.csv -o never.csv
 check "corun wrote nothing on bad input" test ! -e never.csv
 expect_bad_input "corun: an unknown GPU model is named" "" "--gpu" corun --policy mps --gpu RTX9999 pairs.csv -o never.csv
+# ---- check: a run against a baseline -----------------------------------------------------
+
+check "check: a run against itself passes" succeeds check "$tmp/small-1" --baseline "$tmp/small-2" --junit "$tmp/same.xml"
+check "check: PASS line" grep -q '0 beyond tolerance: PASS' "$tmp/stdout"
+check "check: JUnit without failures" grep -q 'failures="0"' "$tmp/same.xml"
+check "check: run with one node (2 GPUs) fewer" succeeds run -q -o "$tmp/small-4gpu" small.json --set cluster.node_pools.0.nodes=2
+"$bin" check "$tmp/small-4gpu" --baseline "$tmp/small-1" --junit "$tmp/fewer.xml" --markdown "$tmp/fewer.md" >"$tmp/stdout" 2>"$tmp/stderr"
+check "check: one node fewer exits 1" test $? -eq 1
+check "check: the GPU count is a regression" grep -Eq '^gpus.count +6 +4 .* exact +REGRESSED' "$tmp/stdout"
+check "check: the scenario change is a note" grep -q '^note: the run.s scenario differs' "$tmp/stdout"
+check "check: JUnit has a failure for gpus.count" grep -q '<failure message="gpus.count moved from 6 to 4' "$tmp/fewer.xml"
+check "check: Markdown verdict" grep -q '^## sharesim check: FAIL' "$tmp/fewer.md"
+check "check: --tol can allow it" succeeds check "$tmp/small-4gpu" --baseline "$tmp/small-1" --tol '*=1e12'
+check "check --update rewrites the baseline" succeeds check "$tmp/small-4gpu" --baseline "$tmp/base-copy" --update
+check "check: against the updated baseline passes" succeeds check "$tmp/small-4gpu" --baseline "$tmp/base-copy"
+expect_bad_input "check: a missing baseline is named" "" "$tmp/nowhere: no such directory" \
+  check "$tmp/small-1" --baseline "$tmp/nowhere"
+expect_bad_input "check: a bad --tol" "" "--tol: jobs.completed=many: expected PATH=PCT%" \
+  check "$tmp/small-1" --baseline "$tmp/small-2" --tol jobs.completed=many
+check "check --help names --baseline" succeeds check --help
+check "check --help: output" grep -q -- '--baseline' "$tmp/stdout"
 
 # ---- help -------------------------------------------------------------------------------
 
 check "--help exits 0" succeeds --help
+check "--version exits 0" succeeds --version
+check "--version names the version and the commit" grep -Eq '^sharesim [0-9]+\.[0-9]+\.[0-9]+ \(commit [^ )]+\)$' "$tmp/stdout"
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -1,0 +1,16 @@
+#pragma once
+// What the program was built from, for `sharesim --version` and timing.json.
+#include <string>
+#include <string_view>
+
+namespace sharesim {
+
+// `git describe --always --dirty` of the source tree when CMake configured the build (so it is
+// stale until the next configure), "unknown" outside a git checkout; CMake option
+// SHARESIM_BUILD_COMMIT sets it by hand (apps/CMakeLists.txt, docs/ci.md).
+std::string_view sharesim_commit();
+
+// "sharesim 0.1.0 (commit 1a2b3c4d5e6f)": what --version prints.
+std::string sharesim_version_line();
+
+}  // namespace sharesim

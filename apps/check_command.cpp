@@ -1,0 +1,76 @@
+#include "apps/check_command.h"
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "regression/run_check.h"
+#include "sim/metrics/output_files.h"
+#include "sim/scenario/input_error.h"
+
+namespace sharesim {
+
+struct CheckCommand {
+  CLI::App* command = nullptr;
+  std::string run_dir;
+  std::string baseline_dir;
+  std::vector<std::string> tolerances;
+  double alpha = 0.01;
+  std::string junit;
+  std::string markdown;
+  bool update = false;
+};
+
+std::shared_ptr<CheckCommand> add_check_command(CLI::App& app) {
+  auto options = std::make_shared<CheckCommand>();
+  CLI::App* check =
+      app.add_subcommand("check", "Compare a run's metrics with a baseline run's (exit 1 on a regression)");
+  options->command = check;
+  check->add_option("run", options->run_dir, "Run directory (summary.json) or replicated runs (runs.csv)")->required();
+  check->add_option("--baseline", options->baseline_dir, "Baseline directory of the same kind")->required();
+  check
+      ->add_option("--tol", options->tolerances,
+                   "Tolerance of matching metrics: PATH=5% (relative), PATH=0.5 (absolute) or PATH=exact; '*' "
+                   "matches anything; later wins")
+      ->allow_extra_args(false);
+  check->add_option("--alpha", options->alpha, "Replicated runs: significance level of Welch's t test (default 0.01)")
+      ->check(CLI::Range(0.0, 1.0));
+  check->add_option("--junit", options->junit, "Write a JUnit XML report (a testcase per metric)");
+  check->add_option("--markdown", options->markdown, "Write a Markdown summary (for a CI job page)");
+  check->add_flag("--update", options->update, "Rewrite the baseline from the run (exit 0)");
+  return options;
+}
+
+bool check_command_chosen(const CheckCommand& command) { return command.command->parsed(); }
+
+namespace {
+
+void write_report_file(const std::string& path, const std::string& content) {
+  const std::filesystem::path file(path);
+  write_output_file(file.parent_path().empty() ? "." : file.parent_path().string(), file.filename().string(), content);
+}
+
+}  // namespace
+
+int run_check_command(const CheckCommand& command) {
+  CheckOptions options;
+  options.alpha = command.alpha;
+  for (const std::string& rule : command.tolerances) options.tolerances.push_back(parse_tolerance_rule(rule, "--tol"));
+  if (command.update && !std::filesystem::exists(command.baseline_dir)) {
+    std::cout << "check: wrote " << update_baseline(command.run_dir, command.baseline_dir) << " (new baseline)\n";
+    return 0;
+  }
+  const CheckReport report = check_run(command.run_dir, command.baseline_dir, options);
+  if (!command.junit.empty()) write_report_file(command.junit, format_report_junit(report));
+  if (!command.markdown.empty()) write_report_file(command.markdown, format_report_markdown(report));
+  std::cout << format_report_text(report);
+  if (command.update) {
+    std::cout << "check: wrote " << update_baseline(command.run_dir, command.baseline_dir) << "\n";
+    return 0;
+  }
+  return report.failures() > 0 ? 1 : 0;
+}
+
+}  // namespace sharesim

@@ -1,0 +1,190 @@
+#include "regression/check_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace sharesim {
+namespace {
+
+std::string xml_escaped(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        // XML 1.0 allows no control characters but tab, newline and carriage return.
+        if (static_cast<unsigned char>(c) >= 0x20 || c == '\t' || c == '\n' || c == '\r') out += c;
+    }
+  }
+  return out;
+}
+
+std::string markdown_cell(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string failure_message(const MetricRow& row) {
+  if (row.status == MetricRow::Status::missing) return row.name + " is in the baseline but not in the run";
+  std::string text = row.name + " moved from " + row.baseline + " to " + row.current;
+  if (!row.change.empty()) text += " (" + row.change + ")";
+  text += ", tolerance " + row.tolerance;
+  if (!row.p_value.empty()) text += ", Welch p = " + row.p_value;
+  return text;
+}
+
+std::vector<const MetricRow*> moved_rows(const CheckReport& report) {
+  std::vector<const MetricRow*> out;
+  for (const MetricRow& row : report.rows) {
+    if (row.status != MetricRow::Status::same) out.push_back(&row);
+  }
+  return out;
+}
+
+std::string verdict_line(const CheckReport& report) {
+  return std::to_string(report.rows.size()) + " metrics, " + std::to_string(report.moved()) + " moved, " +
+         std::to_string(report.failures()) + " beyond tolerance: " + (report.failures() > 0 ? "FAIL" : "PASS");
+}
+
+}  // namespace
+
+std::size_t CheckReport::failures() const {
+  return static_cast<std::size_t>(
+      std::count_if(rows.begin(), rows.end(), [](const MetricRow& r) { return r.failed(); }));
+}
+
+std::size_t CheckReport::moved() const {
+  return static_cast<std::size_t>(
+      std::count_if(rows.begin(), rows.end(), [](const MetricRow& r) { return r.status != MetricRow::Status::same; }));
+}
+
+std::string format_metric_value(double value) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.6g", value);
+  return buffer;
+}
+
+std::string format_change(double baseline, double current) {
+  char buffer[40];
+  if (baseline == current) return "";
+  if (baseline == 0) {
+    std::snprintf(buffer, sizeof buffer, "%+.6g", current - baseline);
+  } else {
+    std::snprintf(buffer, sizeof buffer, "%+.2f%%", (current - baseline) / std::fabs(baseline) * 100);
+  }
+  return buffer;
+}
+
+const char* status_name(MetricRow::Status status) {
+  switch (status) {
+    case MetricRow::Status::same:
+      return "same";
+    case MetricRow::Status::within:
+      return "within";
+    case MetricRow::Status::regressed:
+      return "REGRESSED";
+    case MetricRow::Status::missing:
+      return "MISSING";
+    case MetricRow::Status::added:
+      return "added";
+  }
+  return "";
+}
+
+std::string format_report_text(const CheckReport& report) {
+  std::string out;
+  const auto rows = moved_rows(report);
+  if (!rows.empty()) {
+    const bool samples = std::any_of(rows.begin(), rows.end(), [](const MetricRow* r) { return !r->p_value.empty(); });
+    std::size_t name_width = 6;
+    std::size_t value_width = 8;
+    for (const MetricRow* r : rows) {
+      name_width = std::max(name_width, r->name.size());
+      value_width = std::max({value_width, r->baseline.size(), r->current.size()});
+    }
+    const auto line = [&](const std::string& name, const std::string& base, const std::string& cur,
+                          const std::string& change, const std::string& tol, const std::string& p,
+                          const std::string& status) {
+      char buffer[1024];
+      std::snprintf(buffer, sizeof buffer, "%-*s  %*s  %*s  %9s  %8s", static_cast<int>(name_width), name.c_str(),
+                    static_cast<int>(value_width), base.c_str(), static_cast<int>(value_width), cur.c_str(),
+                    change.c_str(), tol.c_str());
+      std::string text = buffer;
+      if (samples) {
+        std::snprintf(buffer, sizeof buffer, "  %8s", p.c_str());
+        text += buffer;
+      }
+      return text + "  " + status + "\n";
+    };
+    out += line("metric", "baseline", "run", "change", "tol", "p", "status");
+    for (const MetricRow* r : rows) {
+      out += line(r->name, r->baseline, r->current, r->change, r->tolerance, r->p_value, status_name(r->status));
+    }
+  }
+  for (const std::string& note : report.notes) out += "note: " + note + "\n";
+  out += "check: " + verdict_line(report) + "\n";
+  return out;
+}
+
+std::string format_report_markdown(const CheckReport& report) {
+  std::string out = "## " + report.suite + ": " + (report.failures() > 0 ? "FAIL" : "PASS") + "\n\n";
+  out += markdown_cell(report.subject) + ": " + verdict_line(report) + ".\n\n";
+  for (const std::string& note : report.notes) out += "- " + markdown_cell(note) + "\n";
+  if (!report.notes.empty()) out += "\n";
+  const auto rows = moved_rows(report);
+  if (rows.empty()) return out;
+  out += "| metric | baseline | run | change | tolerance | p | status |\n|---|---:|---:|---:|---:|---:|---|\n";
+  for (const MetricRow* r : rows) {
+    out += "| `" + markdown_cell(r->name) + "` | " + markdown_cell(r->baseline) + " | " + markdown_cell(r->current) +
+           " | " + r->change + " | " + r->tolerance + " | " + r->p_value + " | " +
+           (r->failed() ? "**" + std::string(status_name(r->status)) + "**" : status_name(r->status)) + " |\n";
+  }
+  return out;
+}
+
+std::string format_report_junit(const CheckReport& report) {
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  const std::string counts =
+      " tests=\"" + std::to_string(report.rows.size()) + "\" failures=\"" + std::to_string(report.failures()) + "\"";
+  out += "<testsuites name=\"" + xml_escaped(report.suite) + "\"" + counts + ">\n";
+  out += "  <testsuite name=\"" + xml_escaped(report.suite) + "\"" + counts + " errors=\"0\" skipped=\"0\">\n";
+  if (!report.notes.empty()) {
+    out += "    <properties>\n";
+    for (const std::string& note : report.notes) {
+      out += "      <property name=\"note\" value=\"" + xml_escaped(note) + "\"/>\n";
+    }
+    out += "    </properties>\n";
+  }
+  for (const MetricRow& r : report.rows) {
+    out += "    <testcase classname=\"" + xml_escaped(report.suite) + "\" name=\"" + xml_escaped(r.name) + "\"";
+    if (!r.failed()) {
+      out += "/>\n";
+      continue;
+    }
+    out += ">\n      <failure message=\"" + xml_escaped(failure_message(r)) + "\" type=\"" + status_name(r.status) +
+           "\"/>\n    </testcase>\n";
+  }
+  out += "  </testsuite>\n</testsuites>\n";
+  return out;
+}
+
+}  // namespace sharesim

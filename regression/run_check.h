@@ -1,0 +1,49 @@
+#pragma once
+// `sharesim check`: compares a run's metrics with a baseline's (docs/ci.md). A run directory
+// holds summary.json; a replicated (sweep) directory holds runs.csv, one row per run with a
+// `seed` column and one column per metric, named by its dotted path in summary.json's
+// "metrics" (`jobs.completed` or `metrics.jobs.completed`); every other column (grid values,
+// variant) names the configuration the row belongs to. Single runs are compared value by value
+// within tolerances; replicated runs per configuration and metric with Welch's t test.
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "regression/check_report.h"
+#include "regression/tolerance.h"
+
+namespace sharesim {
+
+struct CheckOptions {
+  std::vector<ToleranceRule> tolerances;  // --tol, later rules win
+  // Replicated runs: a mean that moved beyond tolerance is a regression only when Welch's
+  // two-sided p is below alpha (otherwise the seeds' noise explains it).
+  double alpha = 0.01;
+};
+
+// Defaults per kind of metric: counts (integers in summary.json, integer columns in runs.csv)
+// exact; everything else (times, rates, fractions, costs) 5% relative.
+Tolerance default_tolerance(bool integral);
+
+struct MetricValue {
+  double value = 0;
+  bool integral = false;
+  bool null = false;  // JSON null: "not applicable" (no SLO set, ...)
+};
+using MetricList = std::vector<std::pair<std::string, MetricValue>>;
+
+// Every number (and null) under `metrics`, by dotted path; array elements are named by their
+// "origin", "pool" or "name" member when they have one (jobs.by_origin.train.completed), else
+// by index. Strings and booleans (labels) are left out.
+MetricList flatten_metrics(const nlohmann::json& metrics);
+
+// Compares RUN_DIR with BASELINE_DIR; throws InputError for a missing or malformed file, or
+// when one is a single run and the other replicated.
+CheckReport check_run(const std::string& run_dir, const std::string& baseline_dir, const CheckOptions& options);
+
+// --update: copies the run's summary.json (or runs.csv) into the baseline directory, creating
+// it; returns the path written.
+std::string update_baseline(const std::string& run_dir, const std::string& baseline_dir);
+
+}  // namespace sharesim

@@ -1,0 +1,69 @@
+#include "regression/tolerance.h"
+
+#include <fnmatch.h>
+
+#include <cmath>
+#include <cstdlib>
+
+#include "sim/scenario/input_error.h"
+
+namespace sharesim {
+
+bool Tolerance::allows(double baseline, double current) const {
+  if (baseline == current) return true;
+  const double moved = std::fabs(current - baseline);
+  switch (kind) {
+    case Kind::exact:
+      return false;
+    case Kind::relative:
+      return moved <= amount * std::fabs(baseline);
+    case Kind::absolute:
+      return moved <= amount;
+  }
+  return false;
+}
+
+std::string Tolerance::text() const {
+  char buffer[64];
+  switch (kind) {
+    case Kind::exact:
+      return "exact";
+    case Kind::relative:
+      std::snprintf(buffer, sizeof buffer, "%.3g%%", amount * 100);
+      return buffer;
+    case Kind::absolute:
+      std::snprintf(buffer, sizeof buffer, "%g", amount);
+      return buffer;
+  }
+  return "";
+}
+
+ToleranceRule parse_tolerance_rule(const std::string& text, const std::string& option) {
+  const std::size_t equals = text.rfind('=');
+  const auto fail = [&](const std::string& found) {
+    throw InputError(option, text, "expected PATH=PCT% (relative), PATH=NUMBER (absolute) or PATH=exact, " + found);
+  };
+  if (equals == std::string::npos || equals == 0) fail("found no PATH=");
+  ToleranceRule rule;
+  rule.pattern = text.substr(0, equals);
+  std::string value = text.substr(equals + 1);
+  if (value == "exact") return rule;
+  const bool percent = !value.empty() && value.back() == '%';
+  if (percent) value.pop_back();
+  char* end = nullptr;
+  const double amount = value.empty() ? std::nan("") : std::strtod(value.c_str(), &end);
+  if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(amount) || amount < 0) {
+    fail("found \"" + text.substr(equals + 1) + "\"");
+  }
+  rule.tolerance = percent ? Tolerance::relative(amount / 100) : Tolerance::absolute(amount);
+  return rule;
+}
+
+Tolerance tolerance_for(const std::string& path, const std::vector<ToleranceRule>& rules, const Tolerance& fallback) {
+  for (auto rule = rules.rbegin(); rule != rules.rend(); ++rule) {
+    if (fnmatch(rule->pattern.c_str(), path.c_str(), 0) == 0) return rule->tolerance;
+  }
+  return fallback;
+}
+
+}  // namespace sharesim
