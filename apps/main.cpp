@@ -244,6 +244,11 @@ int main(int argc, char** argv) {
   } catch (const InputError& e) {
     std::cerr << "sharesim: error: " << e.what() << "\n";
     return kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    // Beyond what the memory budget estimates (e.g. a huge trace): still the input's size.
+    std::cerr << "sharesim: error: out of memory: the input needs more memory than this machine gives "
+                 "(docs/reliability.md \"Memory budget\")\n";
+    return kExitBadInput;
   } catch (const std::exception& e) {
     std::cerr << "sharesim: internal error: " << e.what() << "\n";
     return kExitInternalError;

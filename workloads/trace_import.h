@@ -110,6 +110,9 @@ class ImportedTraceSource final : public JobSource {
 // Seconds since 1970-01-01 of a "YYYY-MM-DD HH:MM:SS" text (no time zone: only differences
 // are used); nullopt when malformed.
 std::optional<std::int64_t> parse_calendar_seconds(std::string_view text);
+// Calendar seconds (from parse_calendar_seconds) as SimTime; throws InputError(path, where)
+// for a date SimTime cannot hold (before 1678 or after 2261).
+SimTime calendar_time(std::int64_t seconds, const std::string& path, const std::string& where);
 // Decimal seconds as printed by Python ("4550879.0", "7363838.000000"); nullopt when not
 // a finite number >= 0.
 std::optional<SimTime> parse_decimal_seconds(std::string_view text);

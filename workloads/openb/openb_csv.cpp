@@ -1,5 +1,6 @@
 #include "workloads/openb/openb_csv.h"
 
+#include "sim/core/checked_conversion.h"
 #include <unordered_set>
 
 #include "sim/scenario/input_error.h"
@@ -21,7 +22,7 @@ std::string read_name(const CsvReader& csv, const char* column) {
 
 std::optional<std::int64_t> optional_seconds(const CsvReader& csv, const char* column) {
   if (!csv.has_column(column) || is_missing(csv.field(column))) return std::nullopt;
-  return csv.integer(column, 0);
+  return csv.integer(column, 0, kMaxTimeSeconds);  // seconds SimTime can hold
 }
 
 }  // namespace
@@ -83,7 +84,7 @@ bool OpenbPodReader::next(OpenbPodRow& row) {
   }
   row.qos = csv_.has_column("qos") ? csv_.field("qos") : std::string();
   row.pod_phase = csv_.has_column("pod_phase") ? csv_.field("pod_phase") : std::string();
-  row.creation_time = has_times_ ? csv_.integer("creation_time", 0) : 0;
+  row.creation_time = has_times_ ? csv_.integer("creation_time", 0, kMaxTimeSeconds) : 0;
   row.deletion_time = optional_seconds(csv_, "deletion_time");
   row.scheduled_time = optional_seconds(csv_, "scheduled_time");
   return true;
