@@ -188,7 +188,8 @@ int main(int argc, char** argv) {
 
   CLI::App* run = app.add_subcommand("run", "Run a scenario and write its outputs");
   add_scenario_args(run, args);
-  run->add_option("-o,--output", output_dir, "Output directory (default: the scenario's output.dir)");
+  run->add_option("-o,--output", output_dir, "Output directory (default: the scenario's output.dir)")
+      ->check(empty_output_problem);
   run->add_option("--seed", args.seed, "Seed (overrides the scenario's)");
   run->add_flag("-q,--quiet", quiet, "Print nothing on success");
 

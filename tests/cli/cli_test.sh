@@ -512,6 +512,10 @@ fi
 expect_bad_input "profiles mig-check: a missing data folder is named" "" "/nonexistent/mig_mean_iter_latency_s.csv" \
   profiles mig-check --miso /nonexistent
 
+# ---- reliability (issue 18: reproducers, kill-safe output sets) --------------------------
+
+source "$src/tests/cli/reliability_checks.sh"
+
 # ---- help -------------------------------------------------------------------------------
 
 check "--help exits 0" succeeds --help
