@@ -7,7 +7,6 @@
 #include "policies/mig/mig_profiles.h"
 #include "policies/vgpu/vgpu_types.h"
 #include "sim/core/csv_format.h"
-#include "sim/core/csv_format.h"
 #include "sim/metrics/output_set.h"
 #include "sim/scenario/did_you_mean.h"
 #include "sim/scenario/error_text.h"

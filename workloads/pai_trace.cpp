@@ -45,7 +45,9 @@ bool PaiTraceReader::next(TraceRecord& out) {
   // 30000 MiB in the README's example); plan_gpu: percent of a GPU (50 = half a GPU).
   const auto scaled = [&](const char* column, double factor, const char* unit) {
     const std::optional<std::int64_t> value = checked_ceil_to_int64(csv_.number(column, 0) * factor);
-    if (!value) csv_.fail(column, std::string("expected a number whose ") + unit + " fit in 64 bits, found " + csv_.field(column));
+    if (!value)
+      csv_.fail(column,
+                std::string("expected a number whose ") + unit + " fit in 64 bits, found " + csv_.field(column));
     return *value;
   };
   out.cpu_milli = scaled("plan_cpu", 10, "millicores");

@@ -11,8 +11,7 @@
 
 namespace sharesim {
 
-PhillyTraceReader::PhillyTraceReader(const std::string& path)
-    : path_(path), file_((require_regular_file(path), path)) {
+PhillyTraceReader::PhillyTraceReader(const std::string& path) : path_(path), file_((require_regular_file(path), path)) {
   if (!file_) throw InputError(path, "", std::string("cannot read file: ") + std::strerror(errno));
 }
 

@@ -72,7 +72,8 @@ MemoryEstimate estimate_memory(const Json& document) {
     for (std::size_t i = 0; i < jobs.size(); ++i) {
       const double replicas = jobs[i].contains("replicas") ? jobs[i]["replicas"].get<double>() : 1;
       estimate.jobs += replicas;
-      consider(replicas * per_job, pointer_append("/workload/jobs", i) + (jobs[i].contains("replicas") ? "/replicas" : ""));
+      consider(replicas * per_job,
+               pointer_append("/workload/jobs", i) + (jobs[i].contains("replicas") ? "/replicas" : ""));
     }
   }
   if (document.contains("output") && until_s > 0) {

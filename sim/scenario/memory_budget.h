@@ -14,9 +14,9 @@ namespace sharesim {
 
 // Bytes each item costs at the peak of a run, measured with `/usr/bin/time -f %M` on runs that
 // differ in one count only (docs/reliability.md "Memory budget", where the runs are listed).
-inline constexpr double kBytesPerGpu = 700;     // node and GPU model, policy, usage counters
-inline constexpr double kBytesPerJob = 360;     // job record, pod, its row while outputs are written
-inline constexpr double kBytesPerSample = 64;   // one time-series sample (TimeseriesSample)
+inline constexpr double kBytesPerGpu = 700;        // node and GPU model, policy, usage counters
+inline constexpr double kBytesPerJob = 360;        // job record, pod, its row while outputs are written
+inline constexpr double kBytesPerSample = 64;      // one time-series sample (TimeseriesSample)
 inline constexpr double kBytesPerLoggedJob = 160;  // event-log lines of one job (held until written)
 inline constexpr double kDefaultMemoryLimitGib = 32;
 

@@ -1,8 +1,8 @@
 #include "workloads/openb/openb_csv.h"
 
-#include "sim/core/checked_conversion.h"
 #include <unordered_set>
 
+#include "sim/core/checked_conversion.h"
 #include "sim/scenario/input_error.h"
 
 namespace sharesim {

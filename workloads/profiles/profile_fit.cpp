@@ -648,7 +648,8 @@ void write_profile_files(const std::vector<WorkloadProfile>& profiles, const std
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw InputError(dir, "", "cannot create output directory: " + ec.message());
-  for (const auto& [name, content] : files) write_file_atomically((std::filesystem::path(dir) / name).string(), content);
+  for (const auto& [name, content] : files)
+    write_file_atomically((std::filesystem::path(dir) / name).string(), content);
 }
 
 }  // namespace sharesim
