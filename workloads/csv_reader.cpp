@@ -1,11 +1,13 @@
 #include "workloads/csv_reader.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 
 #include "sim/core/checked_conversion.h"
+#include "sim/scenario/did_you_mean.h"
 #include "sim/scenario/input_error.h"
 #include "sim/scenario/json_reader.h"
 
@@ -53,6 +55,23 @@ CsvReader::CsvReader(const std::string& path, const std::vector<std::string>& re
   for (const std::string& column : required) {
     if (column_index(column) < 0) {
       throw InputError(path, "line 1", "expected a column \"" + column + "\" in the header");
+    }
+  }
+}
+
+void CsvReader::reject_misspelt_columns(const std::vector<std::string>& optional_columns) const {
+  // Candidates: header columns that are not themselves optional columns (creation_time is
+  // close to deletion_time, yet a file may have one without the other).
+  std::vector<std::string> unknown;
+  for (const std::string& name : header_) {
+    if (std::find(optional_columns.begin(), optional_columns.end(), name) == optional_columns.end())
+      unknown.push_back(name);
+  }
+  for (const std::string& column : optional_columns) {
+    if (has_column(column)) continue;
+    if (const std::optional<std::string> near = closest_match(column, unknown); near) {
+      throw InputError(path_, "line 1",
+                       "expected a column \"" + column + "\" (or none), found \"" + *near + "\" in the header");
     }
   }
 }

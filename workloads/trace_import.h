@@ -98,6 +98,7 @@ class ImportedTraceSource final : public JobSource {
   std::uint32_t origin_ = 0;
   SkipReport report_;
   bool reported_ = false;
+  bool started_ = false;  // next() was called
   bool have_zero_ = false;
   SimTime zero_ = 0;
   SimTime last_submit_ = 0;

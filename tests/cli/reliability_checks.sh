@@ -142,3 +142,31 @@ mkdir -p foreign && echo mine >foreign/notes.txt
 expect_bad_input "reliability: a directory of other files is not replaced" "" "found other files" \
   run kill.json -o foreign -q
 check "reliability: ... and keeps its files" test "$(cat foreign/notes.txt)" = mine
+
+# A missing Gavel throughputs table is named with the scenario key that points to it.
+cat >gavel-missing.json <<JSON
+{ "name": "gavel-missing",
+  "cluster": { "node_pools": [ { "name": "p", "nodes": 2, "gpu": "V100-32GB", "gpus_per_node": 8,
+    "cpu_milli": 256000, "memory_mib": 2097152 } ] },
+  "workload": { "trace": { "format": "gavel", "path": "$src/tests/data/traces/gavel_small.trace",
+    "throughputs": "no-such-throughputs.json" } } }
+JSON
+expect_bad_input "reliability: a missing Gavel throughputs file names its scenario key" "" \
+  "gavel-missing.json: /workload/trace/throughputs: cannot read the throughputs file" validate gavel-missing.json
+
+# validate with sort + skip_bad_rows warns about the skipped rows once, not twice.
+cat >helios-sorted.json <<JSON
+{ "name": "helios-sorted",
+  "cluster": { "node_pools": [ { "name": "v100", "nodes": 2, "gpu": "V100-32GB", "gpus_per_node": 8,
+    "cpu_milli": 64000, "memory_mib": 262144 } ] },
+  "workload": { "trace": { "format": "helios", "path": "$src/tests/data/traces/helios_bad.csv",
+    "sort": true, "skip_bad_rows": true } } }
+JSON
+check "reliability: validate with sort and skip_bad_rows" succeeds validate helios-sorted.json
+check "reliability: ... warns about the skipped rows once" test "$(grep -c 'skipped 5 bad rows' "$tmp/stderr")" = 1
+
+# A misspelt optional openb column is an error, not a silently dropped GPU-model constraint.
+sed '1s/gpu_spec/gpu_spc/' "$src/tests/data/traces/openb_small.csv" >openb-misspelt.csv
+expect_bad_input "reliability: a misspelt openb gpu_spec column is refused" "" \
+  'openb-misspelt.csv: line 1: expected a column "gpu_spec" (or none), found "gpu_spc"' \
+  trace stats --format openb openb-misspelt.csv

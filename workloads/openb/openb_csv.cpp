@@ -51,7 +51,9 @@ bool OpenbNodeReader::next(OpenbNodeRow& row) {
 
 OpenbPodReader::OpenbPodReader(const std::string& path)
     : csv_(path, {"name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli"}),
-      has_times_(csv_.has_column("creation_time")) {}
+      has_times_(csv_.has_column("creation_time")) {
+  csv_.reject_misspelt_columns({"gpu_spec", "qos", "pod_phase", "creation_time", "deletion_time", "scheduled_time"});
+}
 
 bool OpenbPodReader::next(OpenbPodRow& row) {
   if (!csv_.next_row()) return false;
