@@ -163,7 +163,7 @@ cat >helios-sorted.json <<JSON
     "sort": true, "skip_bad_rows": true } } }
 JSON
 check "reliability: validate with sort and skip_bad_rows" succeeds validate helios-sorted.json
-check "reliability: ... warns about the skipped rows once" test "$(grep -c 'skipped 5 bad rows' "$tmp/stderr")" = 1
+check "reliability: ... warns about the skipped rows once" test "$(grep -c 'bad rows of 7' "$tmp/stderr")" = 1
 
 # A misspelt optional openb column is an error, not a silently dropped GPU-model constraint.
 sed '1s/gpu_spec/gpu_spc/' "$src/tests/data/traces/openb_small.csv" >openb-misspelt.csv
