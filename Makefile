@@ -1,12 +1,15 @@
 # Thin wrapper over CMake presets (CMakePresets.json). The two quick-start commands:
 #   make demo   install dependencies, build (release), run the flagship scenario
 #   make test   install dependencies, build (dev: debug, warnings as errors), run ctest
-# More: make bench (Google Benchmark, release), make asan (tests under sanitizers), make clean.
+# More: make bench (Google Benchmark, release), make asan (tests under sanitizers), make fuzz
+# (libFuzzer harnesses, FUZZ_SECONDS each), make clean.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEMO_SCENARIO ?= scenarios/compare-sharing.json
 DEMO_POLICIES ?= exclusive,timeslice,mps,mig,vgpu,fractional
 
-.PHONY: demo test bench asan deps build-dev clean
+FUZZ_SECONDS ?= 60
+
+.PHONY: demo test bench asan fuzz deps build-dev clean
 
 deps:
 	@scripts/install-deps.sh
@@ -35,6 +38,13 @@ asan: deps
 	cmake --preset asan
 	cmake --build --preset asan -j $(JOBS)
 	ctest --preset asan -j $(JOBS)
+
+# libFuzzer harnesses (clang): each runs FUZZ_SECONDS (docs/reliability.md "Fuzzing").
+fuzz: deps
+	cmake --preset fuzz
+	cmake --build --preset fuzz -j $(JOBS) --target fuzz_scenario fuzz_calibration fuzz_openb_csv fuzz_trace_native \
+	  fuzz_trace_openb fuzz_trace_pai fuzz_trace_philly fuzz_trace_helios fuzz_trace_gavel
+	scripts/fuzz.sh build/fuzz $(FUZZ_SECONDS)
 
 clean:
 	rm -rf build

@@ -32,7 +32,8 @@ std::shared_ptr<CompareCommand> add_compare_command(CLI::App& app) {
                       "Comma-separated policies or the scenario's compare.variants (default: " +
                           std::string(kDefaultComparePolicies) + ")");
   compare->add_option("--seed", options->seed, "Seed (overrides the scenario's), the same for every policy");
-  compare->add_option("-o,--output", options->output, "Output directory (default: results/runs/<name>-compare)");
+  compare->add_option("-o,--output", options->output, "Output directory (default: results/runs/<name>-compare)")
+      ->check(empty_output_problem);
   compare->add_option("--set", options->sets, "Override a field: path=value (e.g. workload.generators.0.count=500)")
       ->allow_extra_args(false);
   compare->add_option("--catalog", options->catalog_path, "GPU catalog file instead of the built-in one");

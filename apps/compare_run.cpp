@@ -7,7 +7,7 @@
 #include "policies/mig/mig_profiles.h"
 #include "policies/vgpu/vgpu_types.h"
 #include "sim/core/csv_format.h"
-#include "sim/metrics/output_files.h"
+#include "sim/metrics/output_set.h"
 #include "sim/scenario/did_you_mean.h"
 #include "sim/scenario/error_text.h"
 #include "sim/scenario/input_error.h"
@@ -419,12 +419,12 @@ Json CompareRun::json() const {
 }
 
 void CompareRun::write_outputs(const std::string& dir) {
-  // Build the compare files first; each run builds its own files before writing them.
-  const std::string csv_text = csv();
-  const std::string json_text = json().dump(2) + "\n";
-  for (CompareResult& r : results_) r.run->write_outputs(dir + "/" + r.variant.name);
-  write_output_file(dir, "compare.csv", csv_text);
-  write_output_file(dir, "compare.json", json_text);
+  // One set: every variant's run directory and the comparison, swapped in together.
+  OutputSet set(dir);
+  for (CompareResult& r : results_) r.run->write_outputs(set, r.variant.name + "/");
+  set.write("compare.csv", csv());
+  set.write("compare.json", json().dump(2) + "\n");
+  set.commit();
 }
 
 }  // namespace sharesim

@@ -191,7 +191,8 @@ int main(int argc, char** argv) {
 
   CLI::App* run = app.add_subcommand("run", "Run a scenario and write its outputs");
   add_scenario_args(run, args);
-  run->add_option("-o,--output", output_dir, "Output directory (default: the scenario's output.dir)");
+  run->add_option("-o,--output", output_dir, "Output directory (default: the scenario's output.dir)")
+      ->check(empty_output_problem);
   run->add_option("--seed", args.seed, "Seed (overrides the scenario's)");
   run->add_flag("-q,--quiet", quiet, "Print nothing on success");
 
@@ -250,6 +251,11 @@ int main(int argc, char** argv) {
     }
   } catch (const InputError& e) {
     std::cerr << "sharesim: error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    // Beyond what the memory budget estimates (e.g. a huge trace): still the input's size.
+    std::cerr << "sharesim: error: out of memory: the input needs more memory than this machine gives "
+                 "(docs/reliability.md \"Memory budget\")\n";
     return kExitBadInput;
   } catch (const std::exception& e) {
     std::cerr << "sharesim: internal error: " << e.what() << "\n";

@@ -16,7 +16,7 @@
 #include "experiments/fragmentation/pod_sequence.h"
 #include "experiments/fragmentation/sweep.h"
 #include "experiments/fragmentation/target_workload.h"
-#include "sim/metrics/output_files.h"
+#include "sim/metrics/output_set.h"
 #include "sim/scenario/error_text.h"
 #include "sim/scenario/input_error.h"
 
@@ -111,8 +111,10 @@ int run_place(const PlaceCommands& c) {
   const auto run_start = Clock::now();
   const PlacementRunResult result = run_placement(input, workload, sequence, policy, seed);
   const double run_s = seconds_since(run_start);
-  write_output_file(c.output, "curve.csv", curve_csv(result.curve));
-  write_output_file(c.output, "summary.json", placement_summary_json(input, workload, result, policy, seed, inflation));
+  OutputSet set(c.output);
+  set.write("curve.csv", curve_csv(result.curve));
+  set.write("summary.json", placement_summary_json(input, workload, result, policy, seed, inflation));
+  set.commit();
   const double cluster = static_cast<double>(input.cluster_gpu_milli);
   if (c.bench) {
     std::printf(

@@ -8,6 +8,7 @@
 #include "apps/build_info.h"
 #include "policies/policy_registry.h"
 #include "sim/metrics/output_files.h"
+#include "sim/metrics/output_set.h"
 #include "workloads/profiles/workload_profile.h"
 #include "workloads/workload_builder.h"
 
@@ -84,19 +85,20 @@ nlohmann::ordered_json ScenarioRun::timing() const {
 }
 
 void ScenarioRun::write_outputs(const std::string& dir) {
-  // Build every file first, then write: an error leaves no partial set behind.
-  const std::string summary_text = summary().dump(2) + "\n";
-  const std::string jobs = jobs_csv(*runtime_);
-  const std::string gpus = gpus_csv(*runtime_, end_);
-  const std::string timeseries = timeseries_csv(*runtime_);
-  const std::string services = services_csv(metrics_);
-  write_output_file(dir, "jobs.csv", jobs);
-  write_output_file(dir, "gpus.csv", gpus);
-  write_output_file(dir, "timeseries.csv", timeseries);
-  if (!metrics_.services.empty()) write_output_file(dir, "services.csv", services);
-  if (event_log_) write_output_file(dir, "events.csv", event_log_->str());
-  write_output_file(dir, "timing.json", timing().dump(2) + "\n");
-  write_output_file(dir, "summary.json", summary_text);
+  OutputSet set(dir);
+  write_outputs(set, "");
+  set.commit();
+}
+
+void ScenarioRun::write_outputs(OutputSet& set, const std::string& prefix) {
+  set.write(prefix + "jobs.csv", [this](std::ostream& out) { write_jobs_csv(out, *runtime_); });
+  set.write(prefix + "gpus.csv", [this](std::ostream& out) { write_gpus_csv(out, *runtime_, end_); });
+  set.write(prefix + "timeseries.csv", [this](std::ostream& out) { write_timeseries_csv(out, *runtime_); });
+  if (!metrics_.services.empty())
+    set.write(prefix + "services.csv", [this](std::ostream& out) { write_services_csv(out, metrics_); });
+  if (event_log_) set.write(prefix + "events.csv", event_log_->view());
+  set.write(prefix + "timing.json", timing().dump(2) + "\n");
+  set.write(prefix + "summary.json", summary().dump(2) + "\n");
 }
 
 }  // namespace sharesim

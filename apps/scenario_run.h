@@ -12,6 +12,7 @@
 #include "policies/calibration/calibration_profile.h"
 #include "sim/cluster/cluster.h"
 #include "sim/core/simulator.h"
+#include "sim/metrics/output_set.h"
 #include "sim/metrics/run_metrics.h"
 #include "sim/runtime/cluster_runtime.h"
 #include "sim/scenario/scenario.h"
@@ -45,8 +46,10 @@ class ScenarioRun {
   nlohmann::ordered_json timing() const;
   // Writes summary.json, timing.json, jobs.csv, gpus.csv, timeseries.csv (services.csv when the workload
   // has inference services or notebooks, events.csv when the scenario asks for an event log)
-  // into `dir`.
+  // into `dir`, as one set that replaces the previous one whole (sim/metrics/output_set.h).
   void write_outputs(const std::string& dir);
+  // The same files into a set being assembled, each name prefixed (a compare's "<variant>/").
+  void write_outputs(OutputSet& set, const std::string& prefix);
 
  private:
   Scenario scenario_;

@@ -18,4 +18,8 @@ std::int64_t parse_seed_option(const std::string& text) {
   return seed;
 }
 
+std::string empty_output_problem(const std::string& value) {
+  return value.empty() ? "expected an output directory, found an empty name" : "";
+}
+
 }  // namespace sharesim

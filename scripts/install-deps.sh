@@ -10,6 +10,7 @@ packages=(
   python3  # tests/cli/cli_test.sh reads JSON outputs with it
   gnuplot-nox  # sharesim place-sweep draws its plots with it (docs/placement.md)
   libbenchmark-tools python3-scipy  # make bench: compare.py and its U test (docs/ci.md)
+  clang libclang-rt-14-dev  # make fuzz: libFuzzer harnesses (docs/reliability.md)
 )
 
 missing=()

@@ -1,18 +1,33 @@
 #include "workloads/csv_reader.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 
+#include "sim/core/checked_conversion.h"
+#include "sim/scenario/did_you_mean.h"
 #include "sim/scenario/input_error.h"
+#include "sim/scenario/json_reader.h"
 
 namespace sharesim {
+namespace {
 
-CsvReader::CsvReader(const std::string& path, const std::vector<std::string>& required) : path_(path), file_(path) {
+// Spreadsheet programs save CSV as UTF-8 with a byte order mark, which would otherwise become
+// part of the first column's name.
+void strip_byte_order_mark(std::string& line) {
+  if (line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
+}
+
+}  // namespace
+
+CsvReader::CsvReader(const std::string& path, const std::vector<std::string>& required)
+    : path_(path), file_((require_regular_file(path), path)) {
   if (!file_) throw InputError(path, "", std::string("cannot read file: ") + std::strerror(errno));
   if (!std::getline(file_, line_)) throw InputError(path, "line 1", "expected a header line, found an empty file");
   line_number_ = 1;
+  strip_byte_order_mark(line_);
   split(line_);
   header_ = fields_;
   for (const std::string& column : required) {
@@ -26,10 +41,11 @@ CsvReader::CsvReader(const std::string& path, const std::vector<std::string>& re
 
 CsvReader::CsvReader(const std::string& path, const std::vector<std::string>& required,
                      const std::vector<std::string>& columns)
-    : path_(path), file_(path) {
+    : path_(path), file_((require_regular_file(path), path)) {
   if (!file_) throw InputError(path, "", std::string("cannot read file: ") + std::strerror(errno));
   if (!std::getline(file_, line_)) throw InputError(path, "line 1", "expected a first line, found an empty file");
   line_number_ = 1;
+  strip_byte_order_mark(line_);
   split(line_);
   header_ = fields_;
   if (column_index(required.front()) < 0) {
@@ -39,6 +55,23 @@ CsvReader::CsvReader(const std::string& path, const std::vector<std::string>& re
   for (const std::string& column : required) {
     if (column_index(column) < 0) {
       throw InputError(path, "line 1", "expected a column \"" + column + "\" in the header");
+    }
+  }
+}
+
+void CsvReader::reject_misspelt_columns(const std::vector<std::string>& optional_columns) const {
+  // Candidates: header columns that are not themselves optional columns (creation_time is
+  // close to deletion_time, yet a file may have one without the other).
+  std::vector<std::string> unknown;
+  for (const std::string& name : header_) {
+    if (std::find(optional_columns.begin(), optional_columns.end(), name) == optional_columns.end())
+      unknown.push_back(name);
+  }
+  for (const std::string& column : optional_columns) {
+    if (has_column(column)) continue;
+    if (const std::optional<std::string> near = closest_match(column, unknown); near) {
+      throw InputError(path_, "line 1",
+                       "expected a column \"" + column + "\" (or none), found \"" + *near + "\" in the header");
     }
   }
 }
@@ -134,20 +167,24 @@ SimTime CsvReader::seconds(std::string_view column) const {
   const std::string whole = text.substr(0, point);
   const std::string fraction = point == std::string::npos ? "" : text.substr(point + 1);
   if ((whole.empty() && fraction.empty()) || fraction.size() > 9) bad();
-  SimTime value = 0;
+  std::int64_t whole_seconds = 0;
   for (char c : whole) {
-    if (c < '0' || c > '9' || value > (kTimeNever / kSecond) / 10) bad();
-    value = value * 10 + (c - '0');
+    if (c < '0' || c > '9' || whole_seconds > kMaxTimeSeconds / 10) bad();
+    whole_seconds = whole_seconds * 10 + (c - '0');
   }
-  if (value > kTimeNever / kSecond - 1) bad();
-  value *= kSecond;
-  SimTime scale = kSecond;
+  const std::optional<SimTime> whole_time = checked_seconds_to_time(whole_seconds);
+  if (!whole_time) bad();
+  SimTime fraction_ns = 0, scale = kSecond;
   for (char c : fraction) {
     if (c < '0' || c > '9') bad();
     scale /= 10;
-    value += (c - '0') * scale;
+    fraction_ns += (c - '0') * scale;
   }
-  return value;
+  // Up to the last nanosecond SimTime holds, so a saturated duration (a "never ends" draw)
+  // written by `sharesim generate` reads back exactly.
+  const std::optional<SimTime> value = checked_add(*whole_time, fraction_ns);
+  if (!value) bad();
+  return *value;
 }
 
 }  // namespace sharesim

@@ -21,6 +21,11 @@ class CsvReader {
   // does not name the first required column, `columns` is the header and that line is data.
   CsvReader(const std::string& path, const std::vector<std::string>& required, const std::vector<std::string>& columns);
 
+  // Throws InputError at line 1 when an optional column is absent but the header has a near
+  // miss of it ("gpu_spc" for "gpu_spec"): a misspelt optional column would otherwise be ignored
+  // silently.
+  void reject_misspelt_columns(const std::vector<std::string>& optional_columns) const;
+
   // Reads the next non-empty row; false at end of file.
   bool next_row();
 

@@ -8,6 +8,7 @@
 
 #include "sim/scenario/error_text.h"
 #include "sim/scenario/input_error.h"
+#include "sim/scenario/json_reader.h"
 
 namespace sharesim {
 namespace {
@@ -27,14 +28,7 @@ bool parse_job_key(const std::string& key, std::string& job_type, std::int64_t& 
 }  // namespace
 
 GavelThroughputs read_gavel_throughputs(const std::string& path, const std::string& worker_type) {
-  std::ifstream file(path);
-  if (!file) throw InputError(path, "", std::string("cannot read file: ") + std::strerror(errno));
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(file);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(path, "", std::string("expected JSON, found a syntax error: ") + e.what());
-  }
+  const nlohmann::json doc = parse_json_text(read_text_file(path), path);
   if (!doc.is_object())
     throw InputError(path, "/", std::string("expected an object of worker types, found ") + doc.type_name());
   const auto worker = doc.find(worker_type);

@@ -14,7 +14,7 @@ bool HeliosTraceReader::next(TraceRecord& out) {
   out.name = csv_.field("job_id");
   const auto submit = parse_calendar_seconds(csv_.field("submit_time"));
   if (!submit) csv_.fail("submit_time", "expected \"YYYY-MM-DD HH:MM:SS\", found " + quote(csv_.field("submit_time")));
-  out.submit = *submit * kSecond;
+  out.submit = calendar_time(*submit, csv_.path(), "line " + std::to_string(out.line) + ", column submit_time");
   const auto duration = parse_decimal_seconds(csv_.field("duration"));
   if (!duration) csv_.fail("duration", "expected seconds (a number >= 0), found " + quote(csv_.field("duration")));
   out.duration = *duration;

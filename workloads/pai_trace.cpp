@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "sim/core/checked_conversion.h"
 #include "sim/scenario/error_text.h"
 
 namespace sharesim {
@@ -42,8 +43,15 @@ bool PaiTraceReader::next(TraceRecord& out) {
   out.pods = static_cast<std::uint32_t>(instances);
   // plan_cpu: percent of a core (600 = 6 cores); plan_mem: GB, taken as GiB (29.296875 =
   // 30000 MiB in the README's example); plan_gpu: percent of a GPU (50 = half a GPU).
-  out.cpu_milli = static_cast<std::int64_t>(std::ceil(csv_.number("plan_cpu", 0) * 10));
-  out.memory_mib = static_cast<std::int64_t>(std::ceil(csv_.number("plan_mem", 0) * 1024));
+  const auto scaled = [&](const char* column, double factor, const char* unit) {
+    const std::optional<std::int64_t> value = checked_ceil_to_int64(csv_.number(column, 0) * factor);
+    if (!value)
+      csv_.fail(column,
+                std::string("expected a number whose ") + unit + " fit in 64 bits, found " + csv_.field(column));
+    return *value;
+  };
+  out.cpu_milli = scaled("plan_cpu", 10, "millicores");
+  out.memory_mib = scaled("plan_mem", 1024, "MiB");
   const double gpu_percent = csv_.number("plan_gpu", 0);
   if (gpu_percent > 6400) csv_.fail("plan_gpu", "expected at most 6400 (64 GPUs), found " + csv_.field("plan_gpu"));
   if (gpu_percent > 0 && gpu_percent < 100) {

@@ -4,12 +4,14 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "sim/core/checked_conversion.h"
 #include "sim/scenario/error_text.h"
 #include "sim/scenario/input_error.h"
+#include "sim/scenario/json_reader.h"
 
 namespace sharesim {
 
-PhillyTraceReader::PhillyTraceReader(const std::string& path) : path_(path), file_(path) {
+PhillyTraceReader::PhillyTraceReader(const std::string& path) : path_(path), file_((require_regular_file(path), path)) {
   if (!file_) throw InputError(path, "", std::string("cannot read file: ") + std::strerror(errno));
 }
 
@@ -21,15 +23,22 @@ bool PhillyTraceReader::next_object(std::string& text, std::size_t& line) {
   for (int c = buffer->sbumpc(); c != std::char_traits<char>::eof(); c = buffer->sbumpc()) {
     const char ch = static_cast<char>(c);
     if (depth == 0) {
-      // Between jobs: the array's brackets, commas and white space.
+      // Between jobs: white space and the array's punctuation, in the order JSON allows.
       if (ch == '\n') ++line_number_;
-      if (ch == '{') {
+      if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n') continue;
+      if (ch == '[' && place_ == ArrayPlace::Before) {
+        place_ = ArrayPlace::FirstJobOrEnd;
+      } else if (ch == '{' && (place_ == ArrayPlace::FirstJobOrEnd || place_ == ArrayPlace::Job)) {
         line = line_number_;
         depth = 1;
         text += ch;
-      } else if (ch != '[' && ch != ']' && ch != ',' && ch != ' ' && ch != '\t' && ch != '\r' && ch != '\n') {
+      } else if (ch == ',' && place_ == ArrayPlace::CommaOrEnd) {
+        place_ = ArrayPlace::Job;
+      } else if (ch == ']' && (place_ == ArrayPlace::FirstJobOrEnd || place_ == ArrayPlace::CommaOrEnd)) {
+        place_ = ArrayPlace::After;
+      } else {
         throw InputError(path_, "line " + std::to_string(line_number_),
-                         "expected a JSON array of job objects, found " + quote(std::string(1, ch)));
+                         "expected " + expected_between_jobs() + ", found " + quote(std::string(1, ch)));
       }
       continue;
     }
@@ -48,14 +57,37 @@ bool PhillyTraceReader::next_object(std::string& text, std::size_t& line) {
     } else if (ch == '{' || ch == '[') {
       ++depth;
     } else if (ch == '}' || ch == ']') {
-      if (--depth == 0) return true;
+      if (--depth == 0) {
+        place_ = ArrayPlace::CommaOrEnd;
+        return true;
+      }
     }
   }
   if (depth != 0) {
     throw InputError(path_, "line " + std::to_string(line),
                      "expected a complete JSON object, found the end of the file");
   }
+  if (place_ != ArrayPlace::After) {
+    throw InputError(path_, "line " + std::to_string(line_number_),
+                     "expected " + expected_between_jobs() + ", found the end of the file");
+  }
   return false;
+}
+
+std::string PhillyTraceReader::expected_between_jobs() const {
+  switch (place_) {
+    case ArrayPlace::Before:
+      return "a JSON array of job objects ('[')";
+    case ArrayPlace::FirstJobOrEnd:
+      return "a job object or the end of the array (']')";
+    case ArrayPlace::CommaOrEnd:
+      return "',' or the end of the array (']')";
+    case ArrayPlace::Job:
+      return "a job object";
+    case ArrayPlace::After:
+      break;
+  }
+  return "nothing after the array";
 }
 
 bool PhillyTraceReader::next(TraceRecord& out) {
@@ -66,12 +98,7 @@ bool PhillyTraceReader::next(TraceRecord& out) {
   const auto fail = [&](const std::string& key, const std::string& problem) {
     throw InputError(path_, at + ", column " + key, problem);
   };
-  nlohmann::json job;
-  try {
-    job = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(path_, at, std::string("expected a JSON job object: ") + e.what());
-  }
+  const nlohmann::json job = parse_json_text(text, path_, line);
   out = TraceRecord{};
   out.line = line;
   if (const auto id = job.find("jobid"); id != job.end() && id->is_string()) out.name = id->get<std::string>();
@@ -80,7 +107,7 @@ bool PhillyTraceReader::next(TraceRecord& out) {
   const auto submit = parse_calendar_seconds(submitted->get<std::string>());
   if (!submit)
     fail("submitted_time", "expected \"YYYY-MM-DD HH:MM:SS\", found " + quote(submitted->get<std::string>()));
-  out.submit = *submit * kSecond;
+  out.submit = calendar_time(*submit, path_, at + ", column submitted_time");
   const auto attempts = job.find("attempts");
   if (attempts == job.end() || !attempts->is_array()) fail("attempts", "expected a list of attempts, found none");
   // Work: the time the job held its GPUs, summed over its attempts.
@@ -101,7 +128,10 @@ bool PhillyTraceReader::next(TraceRecord& out) {
     }
     if (!start || !end) continue;  // "may have no recorded start_time and/or end_time" (README)
     if (*end < *start) fail("attempts", "expected end_time >= start_time in attempt " + std::to_string(i));
-    work += (*end - *start) * kSecond;
+    const std::optional<SimTime> sum = checked_add(work, calendar_time(*end, path_, at + ", column attempts") -
+                                                             calendar_time(*start, path_, at + ", column attempts"));
+    if (!sum) fail("attempts", "expected the attempts' total time within 292 years, found more");
+    work = *sum;
     ran = true;
     if (const auto detail = attempt.find("detail"); detail != attempt.end() && detail->is_array()) {
       machines = 0, total_gpus = 0, per_machine = 0, equal_machines = true;

@@ -23,10 +23,16 @@ class PhillyTraceReader final : public TraceRowReader {
  private:
   // The text of the next top-level JSON object and the line it starts on; false at the end.
   bool next_object(std::string& text, std::size_t& line);
+  // What may come next between jobs, for the error message.
+  std::string expected_between_jobs() const;
+
+  // Where the reader is in the top-level array, outside any job object.
+  enum class ArrayPlace { Before, FirstJobOrEnd, CommaOrEnd, Job, After };
 
   std::string path_;
   std::ifstream file_;
   std::size_t line_number_ = 1;
+  ArrayPlace place_ = ArrayPlace::Before;
 };
 
 }  // namespace sharesim

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "sim/core/checked_conversion.h"
 #include "sim/core/csv_format.h"
 #include "sim/scenario/input_error.h"
 
@@ -52,9 +53,11 @@ ImportedTraceSource::ImportedTraceSource(std::unique_ptr<TraceRowReader> reader,
 }
 
 ImportedTraceSource::~ImportedTraceSource() {
-  // A run that stops at `until` never reaches the end of the trace: report what was seen.
+  // A run that stops at `until` never reaches the end of the trace: report what was seen. A
+  // source nobody read from (validate builds the run's sources, then reads its own) stays quiet,
+  // so the skipped rows of a sorted trace (read whole when built) are reported once.
   try {
-    finish();
+    if (started_) finish();
   } catch (...) {  // a failing report callback must not escape a destructor
   }
 }
@@ -90,6 +93,7 @@ bool ImportedTraceSource::read_record(TraceRecord& record) {
 }
 
 bool ImportedTraceSource::next(JobSpec& out) {
+  started_ = true;
   TraceRecord& record = last_;
   if (options_.sort) {
     if (sorted_next_ == sorted_.size()) {
@@ -168,6 +172,16 @@ std::optional<std::int64_t> parse_calendar_seconds(std::string_view text) {
   const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
   const std::int64_t days = std::int64_t{era} * 146097 + doe - 719468;
   return days * 86400 + *hh * 3600 + *mm * 60 + *ss;
+}
+
+SimTime calendar_time(std::int64_t seconds, const std::string& path, const std::string& where) {
+  const std::optional<SimTime> time = checked_seconds_to_time(seconds);
+  if (!time) {
+    throw InputError(path, where,
+                     "expected a date from 1678 to 2261 (what int64 nanoseconds since 1970 hold), found one " +
+                         std::string(seconds < 0 ? "before" : "after") + " that range");
+  }
+  return *time;
 }
 
 std::optional<SimTime> parse_decimal_seconds(std::string_view text) {

@@ -98,6 +98,7 @@ class ImportedTraceSource final : public JobSource {
   std::uint32_t origin_ = 0;
   SkipReport report_;
   bool reported_ = false;
+  bool started_ = false;  // next() was called
   bool have_zero_ = false;
   SimTime zero_ = 0;
   SimTime last_submit_ = 0;
@@ -110,6 +111,9 @@ class ImportedTraceSource final : public JobSource {
 // Seconds since 1970-01-01 of a "YYYY-MM-DD HH:MM:SS" text (no time zone: only differences
 // are used); nullopt when malformed.
 std::optional<std::int64_t> parse_calendar_seconds(std::string_view text);
+// Calendar seconds (from parse_calendar_seconds) as SimTime; throws InputError(path, where)
+// for a date SimTime cannot hold (before 1678 or after 2261).
+SimTime calendar_time(std::int64_t seconds, const std::string& path, const std::string& where);
 // Decimal seconds as printed by Python ("4550879.0", "7363838.000000"); nullopt when not
 // a finite number >= 0.
 std::optional<SimTime> parse_decimal_seconds(std::string_view text);

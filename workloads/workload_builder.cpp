@@ -6,6 +6,7 @@
 #include <set>
 
 #include "sim/scenario/input_error.h"
+#include "sim/scenario/json_reader.h"
 #include "sim/scenario/scenario_semantics.h"
 #include "workloads/behaviour_classes.h"
 #include "workloads/diurnal_generator.h"
@@ -334,8 +335,13 @@ std::unique_ptr<JobSource> make_trace(const nlohmann::json& spec, WorkloadContex
     reader = std::make_unique<HeliosTraceReader>(path);
   } else if (format == "gavel") {
     const std::string worker = spec.value("worker_type", "v100");
-    reader = std::make_unique<GavelTraceReader>(
-        path, read_gavel_throughputs(resolve(spec.at("throughputs").get<std::string>(), context), worker), worker);
+    const std::string throughputs = resolve(spec.at("throughputs").get<std::string>(), context);
+    // A missing table is named with the key that points to it, not only by its path.
+    if (const std::string problem = regular_file_problem(throughputs); !problem.empty()) {
+      throw InputError(context.scenario_file, pointer + "/throughputs",
+                       "cannot read the throughputs file \"" + throughputs + "\": " + problem);
+    }
+    reader = std::make_unique<GavelTraceReader>(path, read_gavel_throughputs(throughputs, worker), worker);
   } else {
     throw InputError(context.scenario_file, pointer + "/format", "unknown trace format \"" + format + "\"");
   }

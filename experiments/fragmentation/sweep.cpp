@@ -14,7 +14,7 @@
 #include "experiments/fragmentation/pod_sequence.h"
 #include "experiments/fragmentation/quartiles.h"
 #include "experiments/fragmentation/target_workload.h"
-#include "sim/metrics/output_files.h"
+#include "sim/metrics/output_set.h"
 #include "sim/scenario/input_error.h"
 #include "workloads/openb/openb_csv.h"
 
@@ -172,10 +172,12 @@ SweepReport run_sweep(const SweepSpec& spec, const std::function<void(std::size_
 
   SweepReport report;
   report.runs = keys.size();
+  // The whole set is staged and swapped in at the end (kill-safe, docs/reliability.md).
+  OutputSet set(spec.output_dir);
   if (spec.plot) {
-    const std::string plots = (std::filesystem::path(spec.output_dir) / "plots").string();
+    const std::string plots = (std::filesystem::path(set.staging_dir()) / "plots").string();
     for (const std::string& trace : spec.traces) {
-      write_output_file(plots, trace + ".dat", plot_data[trace]);
+      set.write("plots/" + trace + ".dat", plot_data[trace]);
       std::string script;
       script += "# Drawn by sharesim place-sweep: unallocated GPU % (100 - allocation) against arrived workload %,\n";
       script += "# median over seeds (line) and the quartile band (shaded), one colour per policy.\n";
@@ -200,23 +202,19 @@ SweepReport run_sweep(const SweepSpec& spec, const std::function<void(std::size_
       }
       script += "\n";
       const std::string script_name = trace + ".gp";
-      write_output_file(plots, script_name, script);
+      set.write("plots/" + script_name, script);
+      run_gnuplot((std::filesystem::path(plots) / script_name).string());  // a failure drops the staged set
       std::error_code ec;
-      try {
-        run_gnuplot((std::filesystem::path(plots) / script_name).string());
-      } catch (...) {
-        std::filesystem::remove(std::filesystem::path(plots) / ("." + trace + ".svg.tmp"), ec);  // no half plot
-        throw;
-      }
       std::filesystem::rename(std::filesystem::path(plots) / ("." + trace + ".svg.tmp"),
                               std::filesystem::path(plots) / (trace + ".svg"), ec);
       if (ec) throw InputError(plots, "", "cannot rename the plot into place: " + ec.message());
       for (const char* ext : {".dat", ".gp", ".svg"}) report.files.push_back("plots/" + trace + ext);
     }
   }
-  write_output_file(spec.output_dir, "runs.csv", runs);
-  write_output_file(spec.output_dir, "sweep.csv", sweep);
-  write_output_file(spec.output_dir, "summary.json", summary.dump(2) + "\n");
+  set.write("runs.csv", runs);
+  set.write("sweep.csv", sweep);
+  set.write("summary.json", summary.dump(2) + "\n");
+  set.commit();
   report.files.insert(report.files.begin(), {"sweep.csv", "runs.csv", "summary.json"});
   return report;
 }

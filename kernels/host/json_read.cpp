@@ -45,6 +45,8 @@ Json read_file_as(const std::string& path) {
     std::string what = e.what();
     const auto at = what.find("at line");
     throw CalibError(path, "", "invalid JSON: " + (at == std::string::npos ? what : what.substr(at)));
+  } catch (const nlohmann::json::out_of_range& e) {
+    throw CalibError(path, "", std::string("invalid JSON: a number beyond the range of a double: ") + e.what());
   }
 }
 

@@ -4,20 +4,65 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
+#include <sstream>
 
 #include "sim/core/csv_format.h"
-#include "sim/scenario/input_error.h"
 
 namespace sharesim {
 
+namespace {
+
+// Rows are built in a small buffer and handed to the stream in pieces of about 64 KiB, so a
+// million-job jobs.csv never sits whole in memory.
+class ChunkedWriter {
+ public:
+  explicit ChunkedWriter(std::ostream& stream) : stream_(stream) { buffer_.reserve(kChunk + 4096); }
+  ~ChunkedWriter() { flush(); }
+  std::string& buffer() { return buffer_; }
+  void row_done() {
+    if (buffer_.size() >= kChunk) flush();
+  }
+  void flush() {
+    stream_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+    buffer_.clear();
+  }
+
+ private:
+  static constexpr std::size_t kChunk = 1 << 16;
+  std::ostream& stream_;
+  std::string buffer_;
+};
+
+template <class Write>
+std::string to_text(const Write& write) {
+  std::ostringstream text;
+  write(text);
+  return std::move(text).str();
+}
+
+}  // namespace
+
 std::string jobs_csv(const ClusterRuntime& runtime) {
+  return to_text([&](std::ostream& out) { write_jobs_csv(out, runtime); });
+}
+std::string gpus_csv(const ClusterRuntime& runtime, SimTime horizon) {
+  return to_text([&](std::ostream& out) { write_gpus_csv(out, runtime, horizon); });
+}
+std::string timeseries_csv(const ClusterRuntime& runtime) {
+  return to_text([&](std::ostream& out) { write_timeseries_csv(out, runtime); });
+}
+std::string services_csv(const RunMetrics& metrics) {
+  return to_text([&](std::ostream& out) { write_services_csv(out, metrics); });
+}
+
+void write_jobs_csv(std::ostream& stream, const ClusterRuntime& runtime) {
   const Cluster& cluster = runtime.cluster();
-  std::string out =
+  ChunkedWriter writer(stream);
+  std::string& out = writer.buffer();
+  out +=
       "job,origin,kind,state,pods,gpus_per_pod,submit_s,start_s,end_s,wait_s,jct_s,slowdown,node,gpus,kill_cause,"
       "killed_by_other,restarts,reason,note\n";
-  out.reserve(out.size() + runtime.jobs().size() * 96);
   // Jobs still pending share their reason with every job of the same shape.
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::string> pending_reasons;
   std::string nodes, gpus;
@@ -71,14 +116,16 @@ std::string jobs_csv(const ClusterRuntime& runtime) {
         .text(job.note >= 0 ? std::string_view(runtime.notes()[static_cast<std::size_t>(job.note)])
                             : std::string_view())
         .end();
+    writer.row_done();
   }
-  return out;
 }
 
-std::string gpus_csv(const ClusterRuntime& runtime, SimTime horizon) {
+void write_gpus_csv(std::ostream& stream, const ClusterRuntime& runtime, SimTime horizon) {
   const Cluster& cluster = runtime.cluster();
   const double span = static_cast<double>(horizon);
-  std::string out =
+  ChunkedWriter writer(stream);
+  std::string& out = writer.buffer();
+  out +=
       "gpu,node,pool,model,policy,allocated_s,busy_s,busy_fraction,sm_utilization,memory_mean_mib,memory_peak_mib,"
       "context_switches,jobs_started,reconfigurations,draining_s,reconfiguring_s\n";
   for (const Gpu& gpu : cluster.gpus()) {
@@ -102,12 +149,14 @@ std::string gpus_csv(const ClusterRuntime& runtime, SimTime horizon) {
         .seconds(usage.draining_ns)
         .seconds(usage.reconfiguring_ns)
         .end();
+    writer.row_done();
   }
-  return out;
 }
 
-std::string services_csv(const RunMetrics& metrics) {
-  std::string out =
+void write_services_csv(std::ostream& stream, const RunMetrics& metrics) {
+  ChunkedWriter writer(stream);
+  std::string& out = writer.buffer();
+  out +=
       "origin,kind,jobs,requests,completed,dropped,latency_mean_s,latency_p50_s,latency_p95_s,latency_p99_s,"
       "latency_max_s,slowdown_p50,slowdown_p95,slo_s,slo_attainment\n";
   for (const ServiceMetrics& s : metrics.services) {
@@ -129,12 +178,14 @@ std::string services_csv(const RunMetrics& metrics) {
         .number_if(s.slo_s > 0, s.slo_s)
         .number_if(s.slo_attainment >= 0, s.slo_attainment)
         .end();
+    writer.row_done();
   }
-  return out;
 }
 
-std::string timeseries_csv(const ClusterRuntime& runtime) {
-  std::string out = "time_s,pending,running,completed,allocated_gpus,busy_gpus\n";
+void write_timeseries_csv(std::ostream& stream, const ClusterRuntime& runtime) {
+  ChunkedWriter writer(stream);
+  std::string& out = writer.buffer();
+  out += "time_s,pending,running,completed,allocated_gpus,busy_gpus\n";
   for (const TimeseriesSample& s : runtime.timeseries()) {
     const RuntimeCounters& c = s.counters;
     CsvRow(out)
@@ -145,24 +196,8 @@ std::string timeseries_csv(const ClusterRuntime& runtime) {
         .integer(c.allocated_gpus)
         .integer(c.busy_gpus)
         .end();
+    writer.row_done();
   }
-  return out;
-}
-
-void write_output_file(const std::string& dir, const std::string& name, const std::string& content) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw InputError(dir, "", "cannot create output directory: " + ec.message());
-  const std::filesystem::path final_path = std::filesystem::path(dir) / name;
-  const std::filesystem::path temp_path = std::filesystem::path(dir) / ("." + name + ".tmp");
-  {
-    std::ofstream file(temp_path, std::ios::binary | std::ios::trunc);
-    if (!file) throw InputError(temp_path.string(), "", std::string("cannot write: ") + std::strerror(errno));
-    file.write(content.data(), static_cast<std::streamsize>(content.size()));
-    if (!file) throw InputError(temp_path.string(), "", std::string("write failed: ") + std::strerror(errno));
-  }
-  std::filesystem::rename(temp_path, final_path, ec);
-  if (ec) throw InputError(final_path.string(), "", "cannot rename into place: " + ec.message());
 }
 
 }  // namespace sharesim

@@ -1,8 +1,9 @@
 #pragma once
-// Writes a run's output directory (docs/outputs.md): summary.json, jobs.csv, gpus.csv,
-// timeseries.csv and, when asked, events.csv. Each file is written to a temporary name and
-// renamed into place, so a failed run never leaves a half-written file behind.
+// The CSV files of a run's output directory (docs/outputs.md): jobs.csv, gpus.csv,
+// timeseries.csv, services.csv. The write_* functions stream to a file (through OutputSet,
+// sim/metrics/output_set.h); the string forms are for tests.
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
 
 #include "sim/metrics/run_metrics.h"
@@ -10,13 +11,15 @@
 
 namespace sharesim {
 
+void write_jobs_csv(std::ostream& out, const ClusterRuntime& runtime);
+void write_gpus_csv(std::ostream& out, const ClusterRuntime& runtime, SimTime horizon);
+void write_timeseries_csv(std::ostream& out, const ClusterRuntime& runtime);
+void write_services_csv(std::ostream& out, const RunMetrics& metrics);
+
 std::string jobs_csv(const ClusterRuntime& runtime);
 std::string gpus_csv(const ClusterRuntime& runtime, SimTime horizon);
 std::string timeseries_csv(const ClusterRuntime& runtime);
 // One row per origin of behaviour jobs (inference services, notebooks); header only when none.
 std::string services_csv(const RunMetrics& metrics);
-
-// Creates `dir` if needed. Throws InputError (file = dir) when it cannot be created or written.
-void write_output_file(const std::string& dir, const std::string& name, const std::string& content);
 
 }  // namespace sharesim

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <set>
@@ -31,6 +32,14 @@ std::string parse_error_detail(const std::string& message) {
 class DuplicateKeyGuard {
  public:
   explicit DuplicateKeyGuard(const std::string& origin) : origin_(origin) {}
+
+  std::string current_pointer() const {
+    std::string pointer;
+    for (const Frame& frame : frames_) {
+      pointer = frame.is_object ? pointer_append(pointer, frame.key) : pointer_append(pointer, frame.index);
+    }
+    return pointer;
+  }
 
   bool operator()(int /*depth*/, Json::parse_event_t event, Json& parsed) {
     switch (event) {
@@ -71,21 +80,28 @@ class DuplicateKeyGuard {
     if (!frames_.empty() && !frames_.back().is_object) ++frames_.back().index;
   }
 
-  std::string current_pointer() const {
-    std::string pointer;
-    for (const Frame& frame : frames_) {
-      pointer = frame.is_object ? pointer_append(pointer, frame.key) : pointer_append(pointer, frame.index);
-    }
-    return pointer;
-  }
-
   const std::string& origin_;
   std::vector<Frame> frames_;
 };
 
 }  // namespace
 
+std::string regular_file_problem(const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (ec) return ec.message();
+  if (std::filesystem::is_regular_file(status)) return "";
+  if (std::filesystem::is_directory(status)) return "is a directory, not a file";
+  return "is a FIFO, socket or device, not a regular file";
+}
+
+void require_regular_file(const std::string& path) {
+  const std::string problem = regular_file_problem(path);
+  if (!problem.empty()) throw InputError(path, "", "cannot read file: " + problem);
+}
+
 std::string read_text_file(const std::string& path) {
+  require_regular_file(path);
   const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!file) throw InputError(path, "", std::string("cannot read file: ") + std::strerror(errno));
   std::string text;
@@ -100,9 +116,9 @@ std::string read_text_file(const std::string& path) {
   return text;
 }
 
-std::string line_column(std::string_view text, std::size_t offset) {
+std::string line_column(std::string_view text, std::size_t offset, std::size_t first_line) {
   offset = std::min(offset, text.size());
-  std::size_t line = 1, column = 1;
+  std::size_t line = first_line, column = 1;
   for (std::size_t i = 0; i < offset; ++i) {
     const auto byte = static_cast<unsigned char>(text[i]);
     if (byte == '\n') {
@@ -115,14 +131,23 @@ std::string line_column(std::string_view text, std::size_t offset) {
   return std::to_string(line) + ":" + std::to_string(column);
 }
 
-Json parse_json_text(std::string_view text, const std::string& origin) {
+Json parse_json_text(std::string_view text, const std::string& origin, std::size_t first_line) {
   DuplicateKeyGuard guard(origin);
   try {
+    // The whole text is one value: anything after it but white space is a syntax error.
     return Json::parse(text, std::ref(guard));
   } catch (const Json::parse_error& error) {
     // error.byte is the 1-based position of the character the parser stopped at.
     const std::size_t offset = error.byte == 0 ? 0 : error.byte - 1;
-    throw InputError(origin, line_column(text, offset), parse_error_detail(error.what()));
+    throw InputError(origin, line_column(text, offset, first_line), parse_error_detail(error.what()));
+  } catch (const Json::out_of_range& error) {
+    // A number beyond a double (1e400): nlohmann stops without a position, but the guard knows
+    // which member it was reading.
+    const std::string message = error.what();
+    const std::size_t token = message.find('\'');
+    const std::string found = token == std::string::npos ? "a number" : message.substr(token);
+    throw InputError(origin, guard.current_pointer(),
+                     "expected a number within the range of a double (about 1.8e308), found " + found);
   }
 }
 

@@ -7,6 +7,7 @@
 #include "sim/scenario/input_error.h"
 #include "sim/scenario/json_pointer.h"
 #include "sim/scenario/json_reader.h"
+#include "sim/scenario/memory_budget.h"
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/scenario_overrides.h"
 #include "sim/scenario/scenario_semantics.h"
@@ -123,6 +124,7 @@ Scenario load_scenario(std::string_view text, const std::string& origin, const s
     });
     fail(origin, issues.front().pointer, issues.front().problem, applied);
   }
+  check_memory_budget(document, origin);
 
   Scenario scenario = typed_scenario(document);
   scenario.file = origin;

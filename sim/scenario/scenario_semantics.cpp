@@ -14,6 +14,7 @@
 #include "sim/scenario/did_you_mean.h"
 #include "sim/scenario/error_text.h"
 #include "sim/scenario/json_pointer.h"
+#include "sim/scenario/json_reader.h"
 
 namespace sharesim {
 namespace {
@@ -40,6 +41,7 @@ class SemanticChecker {
 
   std::vector<ScenarioIssue> run(const std::vector<DefinitionUse>& uses) {
     check_durations(uses);
+    check_arrivals(uses);
     check_node_pools();
     check_workload();
     return std::move(issues_);
@@ -64,6 +66,34 @@ class SemanticChecker {
       const std::optional<SimTime> value = parse_duration(document_.at(interval).get<std::string>());
       if (value && *value == 0)
         report(interval.to_string(), "expected a duration > 0, found " + describe_value(document_.at(interval)));
+    }
+  }
+
+  // A generator draws arrivals until its count or its `until`: an arrival process that can
+  // stall would never return. MMPP stalls when no state has arrivals, or when a state is left
+  // the instant it is entered (the switching never advances the clock).
+  void check_arrivals(const std::vector<DefinitionUse>& uses) {
+    for (const DefinitionUse& use : uses) {
+      if (use.definition != "arrival") continue;
+      const Json& arrival = document_.at(Json::json_pointer(use.pointer));
+      if (arrival.value("process", "") != "mmpp" || !arrival.contains("states")) continue;
+      const Json& states = arrival["states"];
+      bool any_arrivals = false;
+      for (std::size_t s = 0; s < states.size(); ++s) {
+        const Json& state = states[s];
+        if (state.contains("rate_per_s") && state["rate_per_s"].get<double>() > 0) any_arrivals = true;
+        const std::optional<SimTime> stay =
+            state.contains("mean_stay") ? parse_duration(state["mean_stay"].get<std::string>()) : std::nullopt;
+        if (stay && *stay == 0) {
+          report(pointer_append(use.pointer + "/states", s) + "/mean_stay",
+                 "expected a duration > 0 (a state left the instant it is entered switches forever), found " +
+                     describe_value(state["mean_stay"]));
+        }
+      }
+      if (!any_arrivals) {
+        report(use.pointer + "/states",
+               "expected at least one state with rate_per_s > 0, found every rate 0 (no job would ever arrive)");
+      }
     }
   }
 
@@ -238,6 +268,10 @@ class SemanticChecker {
 
   void check_readable(const std::string& pointer, const std::string& path, const char* what) {
     const std::filesystem::path resolved = std::filesystem::path(base_dir_) / path;
+    if (const std::string problem = regular_file_problem(resolved.string()); !problem.empty()) {
+      report(pointer, std::string("cannot read ") + what + " file " + quote(resolved.string()) + ": " + problem);
+      return;
+    }
     std::FILE* file = std::fopen(resolved.c_str(), "rb");
     if (file == nullptr) {
       report(pointer,

@@ -554,6 +554,9 @@ expect_bad_input "check: a bad --tol" "" "--tol: jobs.completed=many: expected P
   check "$tmp/small-1" --baseline "$tmp/small-2" --tol jobs.completed=many
 check "check --help names --baseline" succeeds check --help
 check "check --help: output" grep -q -- '--baseline' "$tmp/stdout"
+# ---- reliability (issue 18: reproducers, kill-safe output sets) --------------------------
+
+source "$src/tests/cli/reliability_checks.sh"
 
 # ---- help -------------------------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 
 #include <unordered_set>
 
+#include "sim/core/checked_conversion.h"
 #include "sim/scenario/input_error.h"
 
 namespace sharesim {
@@ -21,7 +22,7 @@ std::string read_name(const CsvReader& csv, const char* column) {
 
 std::optional<std::int64_t> optional_seconds(const CsvReader& csv, const char* column) {
   if (!csv.has_column(column) || is_missing(csv.field(column))) return std::nullopt;
-  return csv.integer(column, 0);
+  return csv.integer(column, 0, kMaxTimeSeconds);  // seconds SimTime can hold
 }
 
 }  // namespace
@@ -50,7 +51,9 @@ bool OpenbNodeReader::next(OpenbNodeRow& row) {
 
 OpenbPodReader::OpenbPodReader(const std::string& path)
     : csv_(path, {"name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli"}),
-      has_times_(csv_.has_column("creation_time")) {}
+      has_times_(csv_.has_column("creation_time")) {
+  csv_.reject_misspelt_columns({"gpu_spec", "qos", "pod_phase", "creation_time", "deletion_time", "scheduled_time"});
+}
 
 bool OpenbPodReader::next(OpenbPodRow& row) {
   if (!csv_.next_row()) return false;
@@ -83,7 +86,7 @@ bool OpenbPodReader::next(OpenbPodRow& row) {
   }
   row.qos = csv_.has_column("qos") ? csv_.field("qos") : std::string();
   row.pod_phase = csv_.has_column("pod_phase") ? csv_.field("pod_phase") : std::string();
-  row.creation_time = has_times_ ? csv_.integer("creation_time", 0) : 0;
+  row.creation_time = has_times_ ? csv_.integer("creation_time", 0, kMaxTimeSeconds) : 0;
   row.deletion_time = optional_seconds(csv_, "deletion_time");
   row.scheduled_time = optional_seconds(csv_, "scheduled_time");
   return true;

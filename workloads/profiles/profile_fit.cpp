@@ -7,12 +7,13 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
 
-#include "sim/metrics/output_files.h"
+#include "sim/metrics/output_set.h"
 #include "sim/scenario/error_text.h"
 #include "sim/scenario/input_error.h"
 #include "sim/scenario/json_pointer.h"
@@ -644,7 +645,11 @@ std::string fit_report_markdown(const std::vector<WorkloadProfile>& profiles) {
 void write_profile_files(const std::vector<WorkloadProfile>& profiles, const std::string& dir) {
   std::vector<std::pair<std::string, std::string>> files;
   for (const WorkloadProfile& p : profiles) files.emplace_back(p.name + ".json", profile_to_json(p).dump(2) + "\n");
-  for (const auto& [name, content] : files) write_output_file(dir, name, content);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw InputError(dir, "", "cannot create output directory: " + ec.message());
+  for (const auto& [name, content] : files)
+    write_file_atomically((std::filesystem::path(dir) / name).string(), content);
 }
 
 }  // namespace sharesim

@@ -1,0 +1,103 @@
+#include "sim/scenario/memory_budget.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "sim/core/sim_time.h"
+#include "sim/scenario/input_error.h"
+#include "sim/scenario/json_pointer.h"
+
+namespace sharesim {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// The schema has checked every value read here (types, ranges, duration syntax).
+double seconds_at(const Json& object, const char* key, double fallback) {
+  if (!object.contains(key)) return fallback;
+  const std::optional<SimTime> value = parse_duration(object[key].get<std::string>());
+  return value ? time_to_seconds(*value) : fallback;
+}
+
+std::string gib_text(double bytes) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.3g GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+  return text;
+}
+
+}  // namespace
+
+MemoryEstimate estimate_memory(const Json& document) {
+  MemoryEstimate estimate;
+  double largest = 0;
+  const auto consider = [&](double bytes, const std::string& pointer) {
+    estimate.bytes += bytes;
+    if (bytes > largest) {
+      largest = bytes;
+      estimate.largest_pointer = pointer;
+    }
+  };
+  const Json& pools = document["cluster"]["node_pools"];
+  for (std::size_t i = 0; i < pools.size(); ++i) {
+    const double gpus = pools[i]["nodes"].get<double>() * pools[i]["gpus_per_node"].get<double>();
+    estimate.gpus += gpus;
+    consider(gpus * kBytesPerGpu, pointer_append("/cluster/node_pools", i) + "/nodes");
+  }
+  const double until_s = seconds_at(document, "until", -1);
+  const bool event_log = document.contains("output") && document["output"].value("event_log", false);
+  const double per_job = kBytesPerJob + (event_log ? kBytesPerLoggedJob : 0);
+  const Json& workload = document["workload"];
+  if (workload.contains("generators")) {
+    const Json& generators = workload["generators"];
+    for (std::size_t i = 0; i < generators.size(); ++i) {
+      const Json& generator = generators[i];
+      const std::string pointer = pointer_append("/workload/generators", i);
+      double jobs = 0;
+      if (generator.contains("count")) {
+        jobs = generator["count"].get<double>();
+      } else {
+        // Bounded by `until` only: the mean rate over the generator's span (MMPP: not known
+        // without its stays, so not counted).
+        const double end_s = seconds_at(generator, "until", until_s);
+        const double span_s = end_s - seconds_at(generator, "start", 0);
+        const Json& arrival = generator["arrival"];
+        if (arrival.contains("rate_per_s") && span_s > 0) jobs = arrival["rate_per_s"].get<double>() * span_s;
+      }
+      estimate.jobs += jobs;
+      consider(jobs * per_job, pointer + (generator.contains("count") ? "/count" : "/until"));
+    }
+  }
+  if (workload.contains("jobs")) {
+    const Json& jobs = workload["jobs"];
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      const double replicas = jobs[i].contains("replicas") ? jobs[i]["replicas"].get<double>() : 1;
+      estimate.jobs += replicas;
+      consider(replicas * per_job,
+               pointer_append("/workload/jobs", i) + (jobs[i].contains("replicas") ? "/replicas" : ""));
+    }
+  }
+  if (document.contains("output") && until_s > 0) {
+    const double interval_s = seconds_at(document["output"], "timeseries_interval", -1);
+    if (interval_s > 0) {
+      estimate.samples = std::floor(until_s / interval_s) + 1;
+      consider(estimate.samples * kBytesPerSample, "/output/timeseries_interval");
+    }
+  }
+  return estimate;
+}
+
+void check_memory_budget(const Json& document, const std::string& origin) {
+  const double limit_gib = document.value("memory_limit_gib", kDefaultMemoryLimitGib);
+  const MemoryEstimate estimate = estimate_memory(document);
+  const double limit_bytes = limit_gib * 1024.0 * 1024.0 * 1024.0;
+  if (estimate.bytes <= limit_bytes) return;
+  char counts[160];
+  std::snprintf(counts, sizeof counts, "%.3g GPUs, %.3g jobs, %.3g time-series samples", estimate.gpus, estimate.jobs,
+                estimate.samples);
+  throw InputError(origin, estimate.largest_pointer,
+                   "this scenario needs about " + gib_text(estimate.bytes) + " of memory (" + counts +
+                       "), more than the memory limit of " + gib_text(limit_bytes) +
+                       "; set \"memory_limit_gib\" (or --set memory_limit_gib=N) to allow more");
+}
+
+}  // namespace sharesim
