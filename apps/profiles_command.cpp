@@ -62,7 +62,8 @@ int run_validate(const ProfilesCommand& c) {
     std::cout << "## Concurrent sharing: Gavel pairs\n\n" << gavel_validation_report(c.gavel_dir, c.quick);
   }
   if (!c.calibration_files.empty()) {
-    std::cout << "\n## Concurrent sharing: calibration co-runs\n\n" << calibration_validation_report(c.calibration_files);
+    std::cout << "\n## Concurrent sharing: calibration co-runs\n\n"
+              << calibration_validation_report(c.calibration_files);
   }
   if (!c.miso_dir.empty()) {
     std::cout << "\n## MIG slice speeds: MISO\n\n" << mig_speed_check_markdown(check_mig_speeds(c.miso_dir));

@@ -90,12 +90,12 @@ const PolicyEntry& find_policy(const NodePoolSpec& pool, const std::string& file
 
 SharingFactory make_sharing_factory(const std::string& scenario_file, const CalibrationSet& calibration,
                                     MeasuredProfiles measured) {
-  return [scenario_file, &calibration, measured](const NodePoolSpec& pool, const GpuModel& model,
-                                                 ResourceNames& names) {
-    const PolicyEntry& entry = find_policy(pool, scenario_file);
-    const SharingConfig config(pool.sharing, scenario_file, pool.pointer + "/sharing");
-    return entry.make(config, model, names, calibration.for_gpu(model.id), measured);
-  };
+  return
+      [scenario_file, &calibration, measured](const NodePoolSpec& pool, const GpuModel& model, ResourceNames& names) {
+        const PolicyEntry& entry = find_policy(pool, scenario_file);
+        const SharingConfig config(pool.sharing, scenario_file, pool.pointer + "/sharing");
+        return entry.make(config, model, names, calibration.for_gpu(model.id), measured);
+      };
 }
 
 std::vector<std::string> sharing_policy_names() {

@@ -17,7 +17,11 @@ class CoordinateDescent {
  public:
   CoordinateDescent(std::span<const CorunObservation> observations, std::vector<InterferenceParams>& params,
                     double regularisation)
-      : obs_(observations), params_(params), lambda_(regularisation), as_victim_(params.size()), as_partner_(params.size()) {
+      : obs_(observations),
+        params_(params),
+        lambda_(regularisation),
+        as_victim_(params.size()),
+        as_partner_(params.size()) {
     predicted_.resize(obs_.size());
     target_.resize(obs_.size());
     weight_.resize(obs_.size());
@@ -119,7 +123,8 @@ constexpr double kConverged = 1e-9;
 void initialise(std::span<const CorunObservation> observations, std::span<const JobMasks> masks,
                 std::vector<InterferenceParams>& params) {
   double mean_x = 0;
-  for (const CorunObservation& o : observations) mean_x += (1.0 / o.speed - 1.0) / static_cast<double>(o.partners.size());
+  for (const CorunObservation& o : observations)
+    mean_x += (1.0 / o.speed - 1.0) / static_cast<double>(o.partners.size());
   mean_x = observations.empty() ? 0.1 : std::max(0.01, mean_x / static_cast<double>(observations.size()));
   for (std::size_t i = 0; i < params.size(); ++i) {
     std::size_t used = 0;

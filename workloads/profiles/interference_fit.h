@@ -23,9 +23,9 @@
 namespace sharesim {
 
 struct CorunObservation {
-  std::uint32_t victim = 0;           // job index
+  std::uint32_t victim = 0;             // job index
   std::vector<std::uint32_t> partners;  // job indices running beside it (may include victim's own type)
-  double speed = 1;                   // measured, relative to alone (> 0)
+  double speed = 1;                     // measured, relative to alone (> 0)
 };
 
 // Bit k set = dimension k may be non-zero.

@@ -322,8 +322,10 @@ std::string gavel_validation_markdown(const GavelValidation& v) {
   std::ostringstream out;
   out << "| split | pairs | speeds | median abs rel err | p90 abs rel err | slower job right | combined median abs "
          "rel err | pack-or-not right | note |\n|---|---|---|---|---|---|---|---|---|\n";
-  for (const ValidationRow& row : v.v100) out << "| V100 " << row.split << " | " << metrics_cells(row.metrics) << " | " << row.note << " |\n";
-  for (const ValidationRow& row : v.cross_gpu) out << "| " << row.split << " | " << metrics_cells(row.metrics) << " | " << row.note << " |\n";
+  for (const ValidationRow& row : v.v100)
+    out << "| V100 " << row.split << " | " << metrics_cells(row.metrics) << " | " << row.note << " |\n";
+  for (const ValidationRow& row : v.cross_gpu)
+    out << "| " << row.split << " | " << metrics_cells(row.metrics) << " | " << row.note << " |\n";
   out << "\nShipped hyperparameters (inner 5-fold on all V100 pairs): rank " << v.shipped.rank << ", regularisation "
       << format_number(v.shipped.regularisation) << "\n";
   return out.str();

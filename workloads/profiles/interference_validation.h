@@ -37,11 +37,11 @@ PairTable gavel_pair_table(const std::vector<WorkloadProfile>& profiles, std::st
 
 struct PairMetrics {
   std::size_t pairs = 0, speeds = 0;
-  double median_abs_rel = 0;    // of (predicted - measured) / measured, over every job's speed
+  double median_abs_rel = 0;  // of (predicted - measured) / measured, over every job's speed
   double p90_abs_rel = 0;
-  double order_accuracy = 0;    // pairs of two different jobs: the one measured slower is predicted slower
+  double order_accuracy = 0;           // pairs of two different jobs: the one measured slower is predicted slower
   double combined_median_abs_rel = 0;  // of the pair's summed speed
-  double pack_accuracy = 0;     // (sum of speeds > 1) predicted as measured
+  double pack_accuracy = 0;            // (sum of speeds > 1) predicted as measured
 };
 // `predicted[i]` = {speed_a, speed_b} of table.pairs[i].
 PairMetrics pair_metrics(const PairTable& table, std::span<const std::array<double, 2>> predicted);
@@ -68,9 +68,9 @@ struct ValidationRow {
   std::string note;
 };
 struct GavelValidation {
-  std::vector<ValidationRow> v100;      // the held-out splits
+  std::vector<ValidationRow> v100;       // the held-out splits
   std::vector<ValidationRow> cross_gpu;  // fitted on all V100 pairs, predicted on P100 and K80
-  Hyperparameters shipped;              // chosen on all V100 pairs
+  Hyperparameters shipped;               // chosen on all V100 pairs
 };
 GavelValidation validate_gavel(const std::vector<WorkloadProfile>& gavel_profiles, const ConcurrentSolver& solver,
                                bool quick);
