@@ -5,6 +5,7 @@
 #include <string>
 
 #include "apps/mig_speed_check.h"
+#include "apps/profiles_validate.h"
 #include "policies/contention/contention_model.h"
 #include "sim/scenario/error_text.h"
 #include "workloads/profiles/profile_fit.h"
@@ -17,8 +18,11 @@ struct ProfilesCommand {
   CLI::App* fit = nullptr;
   CLI::App* list = nullptr;
   CLI::App* mig_check = nullptr;
+  CLI::App* validate = nullptr;
   std::string miso_dir, gavel_dir, output_dir;
+  std::vector<std::string> calibration_files;
   bool mig_check_detail = false;
+  bool quick = false;
 };
 
 namespace {
@@ -37,8 +41,11 @@ int run_fit(const ProfilesCommand& c) {
   profiles.insert(profiles.end(), std::make_move_iterator(gavel.begin()), std::make_move_iterator(gavel.end()));
   const ProfileLibrary unique(profiles);  // refuses two profiles of one name
   fit_profiles(profiles, contention_pair);
+  const Hyperparameters h = fit_profile_interference(profiles, mps_policy_solver("V100-16GB"));
   write_profile_files(profiles, c.output_dir);
   std::cout << fit_report_markdown(profiles);
+  std::cout << "\ninterference parameters fitted to Gavel's V100 pairs: rank " << h.rank << ", regularisation "
+            << format_number(h.regularisation) << "\n";
   std::cout << "wrote " << profiles.size() << " profiles to " << c.output_dir << "\n";
   return 0;
 }
@@ -47,6 +54,20 @@ int run_mig_check(const ProfilesCommand& c) {
   const MigSpeedCheck check = check_mig_speeds(c.miso_dir);
   std::cout << mig_speed_check_markdown(check);
   if (c.mig_check_detail) std::cout << "\n" << mig_speed_detail_markdown(check);
+  return 0;
+}
+
+int run_validate(const ProfilesCommand& c) {
+  if (!c.gavel_dir.empty()) {
+    std::cout << "## Concurrent sharing: Gavel pairs\n\n" << gavel_validation_report(c.gavel_dir, c.quick);
+  }
+  if (!c.calibration_files.empty()) {
+    std::cout << "\n## Concurrent sharing: calibration co-runs\n\n"
+              << calibration_validation_report(c.calibration_files);
+  }
+  if (!c.miso_dir.empty()) {
+    std::cout << "\n## MIG slice speeds: MISO\n\n" << mig_speed_check_markdown(check_mig_speeds(c.miso_dir));
+  }
   return 0;
 }
 
@@ -83,6 +104,12 @@ std::shared_ptr<ProfilesCommand> add_profiles_command(CLI::App& app) {
       "mig-check", "Compare the MIG policy's slice speeds with MISO's A100-40GB measurements (Markdown tables)");
   c->mig_check->add_option("--miso", c->miso_dir, "MISO data folder (mig_mean_iter_latency_s.csv)")->required();
   c->mig_check->add_flag("--detail", c->mig_check_detail, "Also print every comparison, one row each");
+  c->validate = c->profiles->add_subcommand(
+      "validate", "Held-out validation of the co-location models on measured data (Markdown tables)");
+  c->validate->add_option("--gavel", c->gavel_dir, "Gavel data folder (simulation_throughputs.json)");
+  c->validate->add_option("--miso", c->miso_dir, "MISO data folder (mig_mean_iter_latency_s.csv)");
+  c->validate->add_option("--calibration", c->calibration_files, "Raw calibration files with co-runs");
+  c->validate->add_flag("--quick", c->quick, "Gavel: only the in-sample and cross-GPU rows (seconds)");
   return c;
 }
 
@@ -91,6 +118,7 @@ bool profiles_command_chosen(const ProfilesCommand& command) { return command.pr
 int run_profiles_command(const ProfilesCommand& command) {
   if (command.fit->parsed()) return run_fit(command);
   if (command.mig_check->parsed()) return run_mig_check(command);
+  if (command.validate->parsed()) return run_validate(command);
   return run_list();
 }
 

@@ -22,7 +22,7 @@ struct PolicyEntry {
   const char* name;
   // Checks the config (throwing InputError) and makes one GPU's policy object.
   std::unique_ptr<GpuSharing> (*make)(const SharingConfig& config, const GpuModel& model, ResourceNames& names,
-                                      const CalibrationProfile& profile, const MeasuredMigSpeed& measured_mig_speed);
+                                      const CalibrationProfile& profile, const MeasuredProfiles& measured);
 };
 
 // Time-slicing and MPS advertise nvidia.com/gpu, or nvidia.com/gpu.shared with
@@ -34,38 +34,38 @@ std::string shared_resource_name(bool rename_by_default) {
 const std::array<PolicyEntry, 6> kPolicies{{
     {"exclusive",
      [](const SharingConfig& config, const GpuModel&, ResourceNames& names, const CalibrationProfile&,
-        const MeasuredMigSpeed&) -> std::unique_ptr<GpuSharing> {
+        const MeasuredProfiles&) -> std::unique_ptr<GpuSharing> {
        config.reject_unknown_keys({});
        return std::make_unique<ExclusivePolicy>(names.intern(kNvidiaGpu));
      }},
     {"timeslice",
      [](const SharingConfig& config, const GpuModel& model, ResourceNames& names, const CalibrationProfile& profile,
-        const MeasuredMigSpeed&) -> std::unique_ptr<GpuSharing> {
+        const MeasuredProfiles&) -> std::unique_ptr<GpuSharing> {
        const TimesliceSettings settings = TimesliceSettings::read(config, model);
        const std::string resource = shared_resource_name(settings.rename_by_default);
        return std::make_unique<TimeslicePolicy>(settings, names.intern(resource), resource, model, profile);
      }},
     {"mps",
      [](const SharingConfig& config, const GpuModel& model, ResourceNames& names, const CalibrationProfile& profile,
-        const MeasuredMigSpeed&) -> std::unique_ptr<GpuSharing> {
+        const MeasuredProfiles& measured) -> std::unique_ptr<GpuSharing> {
        const MpsSettings settings = MpsSettings::read(config, model);
        const std::string resource = shared_resource_name(settings.rename_by_default);
-       return std::make_unique<MpsPolicy>(settings, names.intern(resource), resource, model, profile);
+       return std::make_unique<MpsPolicy>(settings, names.intern(resource), resource, model, profile, measured);
      }},
     {"vgpu",
      [](const SharingConfig& config, const GpuModel& model, ResourceNames& names, const CalibrationProfile& profile,
-        const MeasuredMigSpeed&) -> std::unique_ptr<GpuSharing> {
+        const MeasuredProfiles&) -> std::unique_ptr<GpuSharing> {
        return std::make_unique<VgpuPolicy>(VgpuSettings::read(config, model, profile), names.intern(kNvidiaGpu),
                                            profile);
      }},
     {"mig",
      [](const SharingConfig& config, const GpuModel& model, ResourceNames& names, const CalibrationProfile& profile,
-        const MeasuredMigSpeed& measured_mig_speed) -> std::unique_ptr<GpuSharing> {
-       return std::make_unique<MigPolicy>(MigSettings::read(config, model), model, names, profile, measured_mig_speed);
+        const MeasuredProfiles& measured) -> std::unique_ptr<GpuSharing> {
+       return std::make_unique<MigPolicy>(MigSettings::read(config, model), model, names, profile, measured.mig_speed);
      }},
     {"fractional",
      [](const SharingConfig& config, const GpuModel& model, ResourceNames& names, const CalibrationProfile& profile,
-        const MeasuredMigSpeed&) { return make_fractional_policy(config, model, names, profile); }},
+        const MeasuredProfiles&) { return make_fractional_policy(config, model, names, profile); }},
 }};
 
 const PolicyEntry& find_policy(const NodePoolSpec& pool, const std::string& file) {
@@ -89,13 +89,13 @@ const PolicyEntry& find_policy(const NodePoolSpec& pool, const std::string& file
 }  // namespace
 
 SharingFactory make_sharing_factory(const std::string& scenario_file, const CalibrationSet& calibration,
-                                    MeasuredMigSpeed measured_mig_speed) {
-  return [scenario_file, &calibration, measured_mig_speed](const NodePoolSpec& pool, const GpuModel& model,
-                                                           ResourceNames& names) {
-    const PolicyEntry& entry = find_policy(pool, scenario_file);
-    const SharingConfig config(pool.sharing, scenario_file, pool.pointer + "/sharing");
-    return entry.make(config, model, names, calibration.for_gpu(model.id), measured_mig_speed);
-  };
+                                    MeasuredProfiles measured) {
+  return
+      [scenario_file, &calibration, measured](const NodePoolSpec& pool, const GpuModel& model, ResourceNames& names) {
+        const PolicyEntry& entry = find_policy(pool, scenario_file);
+        const SharingConfig config(pool.sharing, scenario_file, pool.pointer + "/sharing");
+        return entry.make(config, model, names, calibration.for_gpu(model.id), measured);
+      };
 }
 
 std::vector<std::string> sharing_policy_names() {

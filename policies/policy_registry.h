@@ -5,17 +5,18 @@
 #include <vector>
 
 #include "policies/calibration/calibration_profile.h"
-#include "policies/mig/mig_policy.h"
+#include "policies/measured_profiles.h"
 #include "sim/cluster/cluster.h"
 
 namespace sharesim {
 
 // Makes each GPU's policy object from its pool's `sharing` config and the GPU model's
 // calibration profile; throws InputError naming `scenario_file` and the JSON pointer of a bad
-// or unknown setting. `calibration` must outlive the factory. `measured_mig_speed` gives the
-// MIG policy measured slice speeds of workload profiles (none when empty).
+// or unknown setting. `calibration` must outlive the factory. `measured` gives the policies what
+// the workload profiles measured (MIG slice speeds, interference parameters, pair speeds; none
+// when empty).
 SharingFactory make_sharing_factory(const std::string& scenario_file, const CalibrationSet& calibration,
-                                    MeasuredMigSpeed measured_mig_speed = {});
+                                    MeasuredProfiles measured = {});
 
 std::vector<std::string> sharing_policy_names();
 

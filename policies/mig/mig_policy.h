@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "policies/calibration/calibration_profile.h"
+#include "policies/measured_profiles.h"
 #include "policies/mig/mig_layout.h"
 #include "policies/time_sharing/slice_timing.h"
 #include "policies/timeslice/timeslice_policy.h"
@@ -29,12 +30,6 @@
 namespace sharesim {
 
 class SharingConfig;
-
-// A workload profile's measured speed on a MIG instance relative to the 7g instance of the same
-// GPU model, where it was measured; nullopt elsewhere. `profile` is PhaseDemand::profile.
-// Supplied by the caller that holds the profile library (apps/).
-using MeasuredMigSpeed =
-    std::function<std::optional<double>(std::uint32_t profile, std::string_view gpu_id, std::string_view mig_profile)>;
 
 // Speed of a task of demand (sm, bw) alone on an instance of `profile`, relative to the whole
 // GPU outside MIG mode (docs/models.md "MIG"): the contention model with one task on the

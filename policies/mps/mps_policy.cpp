@@ -1,8 +1,10 @@
 #include "policies/mps/mps_policy.h"
 
+#include <array>
 #include <vector>
 
 #include "policies/contention/contention_model.h"
+#include "policies/contention/interference_model.h"
 #include "policies/device_plugin.h"
 #include "policies/memory_accounting.h"
 #include "policies/sharing_config.h"
@@ -30,19 +32,76 @@ MpsSettings MpsSettings::read(const SharingConfig& config, const GpuModel& model
 }
 
 MpsPolicy::MpsPolicy(const MpsSettings& settings, ResourceId resource, std::string resource_name, const GpuModel& model,
-                     const CalibrationProfile& profile)
+                     const CalibrationProfile& profile, MeasuredProfiles measured)
     : settings_(settings),
       resource_(resource),
       resource_name_(std::move(resource_name)),
       memory_mib_(model.memory_mib),
-      interference_factor_(profile.interference_factor.value) {}
+      interference_factor_(profile.interference_factor.value),
+      gpu_id_(model.id),
+      measured_(std::move(measured)) {}
 
 bool MpsPolicy::admit(const DeviceAsk& ask, std::int64_t free_units, std::span<const Resident> /*residents*/,
                       std::string* reason) const {
   return admit_free_units(ask, free_units, resource_name_, reason);
 }
 
+bool MpsPolicy::profiled_rates(std::span<Resident> residents) const {
+  if (!measured_.interference) return false;
+  // Few clients share a GPU (the MPS client limit is 48): a small buffer on the stack.
+  constexpr std::size_t kInline = 16;
+  std::array<const InterferenceParams*, kInline> inline_params{};
+  std::vector<const InterferenceParams*> heap_params;
+  std::span<const InterferenceParams*> params(inline_params.data(), residents.size());
+  if (residents.size() > kInline) {
+    heap_params.resize(residents.size());
+    params = heap_params;
+  }
+  std::array<std::size_t, 2> pair{};
+  std::size_t active = 0;
+  for (std::size_t i = 0; i < residents.size(); ++i) {
+    params[i] = nullptr;
+    if (!is_active(residents[i])) continue;
+    params[i] = measured_.interference(residents[i].demand.profile);
+    if (params[i] == nullptr) return false;
+    if (active < 2) pair[active] = i;
+    ++active;
+  }
+  if (active < 2) return false;
+  std::array<double, kInline> inline_rates{};
+  std::vector<double> heap_rates;
+  std::span<double> rates(inline_rates.data(), residents.size());
+  if (residents.size() > kInline) {
+    heap_rates.resize(residents.size());
+    rates = heap_rates;
+  }
+  concurrent_rates(params, rates);
+  // A pair measured on this GPU model runs at its measured speeds (table-driven override).
+  if (active == 2 && measured_.pair_speed) {
+    const std::uint32_t a = residents[pair[0]].demand.profile;
+    const std::uint32_t b = residents[pair[1]].demand.profile;
+    const std::optional<double> speed_a = measured_.pair_speed(a, b, gpu_id_);
+    const std::optional<double> speed_b = measured_.pair_speed(b, a, gpu_id_);
+    if (speed_a && speed_b) {
+      rates[pair[0]] = *speed_a;
+      rates[pair[1]] = *speed_b;
+    }
+  }
+  // The active thread percentage caps a client's SMs as in the water-filling model.
+  const double cap = static_cast<double>(settings_.active_thread_percentage) / 100.0;
+  for (std::size_t i = 0; i < residents.size(); ++i) {
+    const double sm = residents[i].demand.sm;
+    residents[i].rate = sm > cap ? rates[i] * cap / sm : rates[i];
+  }
+  return true;
+}
+
 void MpsPolicy::compute_rates(std::span<Resident> residents) const {
+  if (!profiled_rates(residents)) water_filling_rates(residents);
+  apply_duty_cycles(residents);
+}
+
+void MpsPolicy::water_filling_rates(std::span<Resident> residents) const {
   std::vector<ContentionTask> tasks(residents.size());
   std::vector<double> rates(residents.size());
   for (std::size_t i = 0; i < residents.size(); ++i) {
@@ -54,7 +113,6 @@ void MpsPolicy::compute_rates(std::span<Resident> residents) const {
   // Co-running clients interfere beyond their shares (profile contention.interference_factor).
   const double factor = active >= 2 ? interference_factor_ : 1.0;
   for (std::size_t i = 0; i < residents.size(); ++i) residents[i].rate = rates[i] * factor;
-  apply_duty_cycles(residents);
 }
 
 void MpsPolicy::apply_duty_cycles(std::span<Resident> residents) const {

@@ -6,7 +6,12 @@
 // Device memory per client is limited by CUDA_MPS_PINNED_DEVICE_MEM_LIMIT: exceeding it is an
 // OOM for that client only. A fatal fault in one client fails every client of the server
 // (CUDA MPS documentation, "Fault tolerance" / Volta MPS error containment).
+// Rates: when every active client's workload profile has fitted interference parameters, the
+// asymmetric interference model (policies/contention/interference_model.h), or, for a pair
+// measured on this GPU model, the measured speeds; otherwise the water-filling contention model
+// times the calibration profile's interference factor (docs/models.md).
 #include "policies/calibration/calibration_profile.h"
+#include "policies/measured_profiles.h"
 #include "sim/cluster/gpu_catalog.h"
 #include "sim/cluster/gpu_sharing.h"
 
@@ -29,7 +34,7 @@ struct MpsSettings {
 class MpsPolicy final : public GpuSharing {
  public:
   MpsPolicy(const MpsSettings& settings, ResourceId resource, std::string resource_name, const GpuModel& model,
-            const CalibrationProfile& profile);
+            const CalibrationProfile& profile, MeasuredProfiles measured = {});
 
   std::string_view policy_name() const override { return "mps"; }
   std::vector<ResourceQuantity> advertise() const override { return {{resource_, settings_.replicas}}; }
@@ -43,11 +48,20 @@ class MpsPolicy final : public GpuSharing {
  private:
   // Scales the all-busy rates for clients with duty cycles (policies/time_sharing/duty_cycle.h).
   void apply_duty_cycles(std::span<Resident> residents) const;
+  // Rates of always-busy clients without fitted interference parameters: water-filling of SMs
+  // and DRAM bandwidth times the profile's interference factor.
+  void water_filling_rates(std::span<Resident> residents) const;
   MpsSettings settings_;
   ResourceId resource_;
   std::string resource_name_;
   std::int64_t memory_mib_;
   double interference_factor_;
+  std::string gpu_id_;
+  MeasuredProfiles measured_;
+
+  // The interference-model or measured rates; false (rates untouched) when some active client
+  // has no fitted parameters.
+  bool profiled_rates(std::span<Resident> residents) const;
 };
 
 }  // namespace sharesim

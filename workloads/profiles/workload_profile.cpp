@@ -64,8 +64,8 @@ class Reader {
   std::string file_;
 };
 
-const std::vector<std::string> kProfileKeys{"name",   "description", "demand",       "mem_note",
-                                            "source", "licence",     "measurements", "fit"};
+const std::vector<std::string> kProfileKeys{"name",    "description",  "demand", "mem_note",    "source",
+                                            "licence", "measurements", "fit",    "interference"};
 
 }  // namespace
 
@@ -125,6 +125,9 @@ nlohmann::json profile_to_json(const WorkloadProfile& p) {
                 {"measurements", p.fit.measurements},
                 {"rms_rel_error", p.fit.rms_rel_error},
                 {"max_rel_error", p.fit.max_rel_error}};
+  if (p.interference) {
+    out["interference"] = {{"sensitivity", p.interference->sensitivity}, {"pressure", p.interference->pressure}};
+  }
   return out;
 }
 
@@ -199,6 +202,24 @@ WorkloadProfile profile_from_json(const nlohmann::json& json, const std::string&
   const double huge = 1e9;
   p.fit.rms_rel_error = r.number(r.member(fit, "/fit", "rms_rel_error"), "/fit/rms_rel_error", 0, huge);
   p.fit.max_rel_error = r.number(r.member(fit, "/fit", "max_rel_error"), "/fit/max_rel_error", 0, huge);
+
+  if (json.contains("interference")) {
+    const nlohmann::json& interference = json["interference"];
+    r.expect_object(interference, "/interference");
+    InterferenceParams params;
+    for (const auto& [key, out] : {std::pair{"sensitivity", &params.sensitivity}, {"pressure", &params.pressure}}) {
+      const std::string pointer = std::string("/interference/") + key;
+      const nlohmann::json& values = r.member(interference, "/interference", key);
+      if (!values.is_array() || values.size() != kInterferenceDims) {
+        r.fail(pointer, "expected an array of " + std::to_string(kInterferenceDims) + " numbers, found " +
+                            describe_value(values));
+      }
+      for (std::size_t k = 0; k < kInterferenceDims; ++k) {
+        (*out)[k] = r.number(values[k], pointer + "/" + std::to_string(k), 0, huge);
+      }
+    }
+    p.interference = params;
+  }
   return p;
 }
 
@@ -262,6 +283,25 @@ std::optional<double> builtin_measured_mig_speed(std::uint32_t profile_id, std::
   const std::vector<WorkloadProfile>& all = ProfileLibrary::builtin().profiles();
   if (gpu_id != kMisoGpu || profile_id == 0 || profile_id > all.size()) return std::nullopt;
   return all[profile_id - 1].mig_speed(mig_profile);
+}
+
+const InterferenceParams* builtin_measured_interference(std::uint32_t profile_id) {
+  const std::vector<WorkloadProfile>& all = ProfileLibrary::builtin().profiles();
+  if (profile_id == 0 || profile_id > all.size() || !all[profile_id - 1].interference) return nullptr;
+  return &*all[profile_id - 1].interference;
+}
+
+std::optional<double> builtin_measured_pair_speed(std::uint32_t profile_id, std::uint32_t partner_id,
+                                                  std::string_view gpu_id) {
+  // Gavel's worker types and the catalog models they are (Gavel, OSDI'20, section 7: AWS p3 V100
+  // 16 GB and GCP P100 instances).
+  std::string_view worker;
+  if (gpu_id == "V100-16GB") worker = "v100";
+  if (gpu_id == "P100") worker = "p100";
+  const std::vector<WorkloadProfile>& all = ProfileLibrary::builtin().profiles();
+  if (worker.empty() || profile_id == 0 || profile_id > all.size() || partner_id == 0 || partner_id > all.size())
+    return std::nullopt;
+  return all[profile_id - 1].pair_speed(worker, all[partner_id - 1].name);
 }
 
 }  // namespace sharesim

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "sim/cluster/gpu_sharing.h"
+#include "sim/cluster/interference.h"
 
 namespace sharesim {
 
@@ -72,6 +73,10 @@ struct WorkloadProfile {
 
   ProfileFit fit;
 
+  // Concurrent-sharing interference parameters (docs/models.md, "Concurrent sharing: asymmetric
+  // interference"), fitted to the measured pairs; empty where the profile has none (MISO).
+  std::optional<InterferenceParams> interference;
+
   // The demand a pod of this profile runs with (mem_mib 0 when not measured).
   PhaseDemand demand() const;
   // Measured speed on a MIG slice relative to 7g.40gb: latency(7g) / latency(slice); empty
@@ -114,5 +119,13 @@ std::uint32_t builtin_profile_id(const WorkloadProfile& profile);
 // models get nullopt (the contention model applies there).
 std::optional<double> builtin_measured_mig_speed(std::uint32_t profile_id, std::string_view gpu_id,
                                                  std::string_view mig_profile);
+
+// The interference parameters of built-in profile `profile_id`; nullptr where it has none.
+const InterferenceParams* builtin_measured_interference(std::uint32_t profile_id);
+// The measured speed of built-in profile `profile_id` beside `partner_id` on catalog GPU model
+// `gpu_id`, relative to alone: Gavel's tables, for the catalog models of Gavel's worker types
+// (V100-16GB = v100, P100 = p100); nullopt elsewhere.
+std::optional<double> builtin_measured_pair_speed(std::uint32_t profile_id, std::uint32_t partner_id,
+                                                  std::string_view gpu_id);
 
 }  // namespace sharesim

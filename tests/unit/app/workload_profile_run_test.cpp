@@ -1,6 +1,7 @@
 // A scenario whose jobs name a workload profile (request.profile, docs/profiles.md) runs with
 // the profile's fitted demand: under MPS the co-located jobs finish exactly when jobs with the
-// same demand written out do, and not when jobs with the default demand do.
+// same demand written out do, and not when jobs with the default demand do; Gavel profiles run
+// at the interference model's rates.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -44,6 +45,19 @@ TEST(WorkloadProfileRun, JobsRunWithTheProfilesFittedDemand) {
   EXPECT_NE(with_profile, defaults);
   // Co-located under MPS: both slower than alone (sm + bw of two copies exceed the GPU).
   EXPECT_GT(time_to_seconds(with_profile[0]), 3600.0);
+}
+
+TEST(WorkloadProfileRun, GavelProfilesUnderMpsRunAtTheInterferenceModelsRates) {
+  // Two replicas of a Gavel profile (fitted interference parameters) on one A100 under MPS: no
+  // pair table for A100, so each runs at 1 / (1 + s . p) of its alone speed (docs/models.md,
+  // "Concurrent sharing: asymmetric interference") for the whole hour of work.
+  const WorkloadProfile* profile = ProfileLibrary::builtin().find("resnet18-train-b64");
+  ASSERT_NE(profile, nullptr);
+  ASSERT_TRUE(profile->interference.has_value());
+  const double rate = 1.0 / (1.0 + interference_term(*profile->interference, *profile->interference));
+  const std::vector<SimTime> ends = end_times(R"({"gpus": 1, "profile": "resnet18-train-b64"})");
+  ASSERT_EQ(ends.size(), 2u);
+  for (SimTime end : ends) EXPECT_NEAR(time_to_seconds(end), 3600.0 / rate, 1e-3);
 }
 
 }  // namespace

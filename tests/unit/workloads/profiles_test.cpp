@@ -12,8 +12,10 @@
 #include <sstream>
 
 #include "policies/contention/contention_model.h"
+#include "policies/contention/interference_model.h"
 #include "sim/cluster/gpu_catalog.h"
 #include "workload_test_helpers.h"
+#include "workloads/profiles/interference_validation.h"
 #include "workloads/profiles/profile_fit.h"
 #include "workloads/profiles/workload_profile.h"
 #include "workloads/workload_context.h"
@@ -252,6 +254,15 @@ TEST(WorkloadProfileRealData, MisoAndGavelFitGivesFiniteErrorsAndTheBuiltInFiles
   EXPECT_FALSE(gavel.empty());
   profiles.insert(profiles.end(), gavel.begin(), gavel.end());
   fit_profiles(profiles, pair_rates);
+  // The interference parameters as `profiles fit` fits them; the rates are the interference
+  // model's own (the MPS policy's, which with one replica adds no cap).
+  fit_profile_interference(profiles, [](std::span<const InterferenceParams> params) {
+    std::vector<const InterferenceParams*> pointers;
+    for (const InterferenceParams& p : params) pointers.push_back(&p);
+    std::vector<double> rates(params.size());
+    concurrent_rates(pointers, rates);
+    return rates;
+  });
   std::size_t miso = 0;
   for (const WorkloadProfile& p : profiles) {
     miso += p.fit.data == "miso";

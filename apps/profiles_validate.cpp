@@ -1,0 +1,170 @@
+#include "apps/profiles_validate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <vector>
+
+#include "kernels/host/calib_error.h"
+#include "kernels/host/raw_data.h"
+#include "policies/policy_registry.h"
+#include "sim/scenario/error_text.h"
+#include "sim/scenario/input_error.h"
+#include "sim/scenario/scenario.h"
+#include "workloads/profiles/profile_fit.h"
+
+namespace sharesim {
+
+namespace {
+
+// One GPU's policy, made by the registry from a node pool's `sharing` config as in a run.
+struct PolicyUnderTest {
+  ResourceNames names;
+  std::unique_ptr<GpuSharing> policy;
+};
+std::shared_ptr<PolicyUnderTest> make_policy(const std::string& gpu_id, const nlohmann::json& sharing,
+                                             const MeasuredProfiles& measured) {
+  const GpuModel* model = GpuCatalog::builtin().find(gpu_id);
+  if (model == nullptr) throw InputError("<validate>", "", "unknown catalog GPU " + quote(gpu_id));
+  static const CalibrationSet calibration;
+  NodePoolSpec pool;
+  pool.gpu = gpu_id;
+  pool.sharing = sharing;
+  auto out = std::make_shared<PolicyUnderTest>();
+  out->policy = make_sharing_factory("<validate>", calibration, measured)(pool, *model, out->names);
+  return out;
+}
+
+std::vector<double> rates_of(const GpuSharing& policy, std::vector<Resident>& residents) {
+  policy.compute_rates(residents);
+  std::vector<double> rates(residents.size());
+  for (std::size_t i = 0; i < residents.size(); ++i) rates[i] = residents[i].rate;
+  return rates;
+}
+
+double sorted_median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  if (values.empty()) return 0;
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+// Calibration stressors: the named resource each exercises (kernels/calibrate: fma = FP32 pipes,
+// smem = shared memory, both on the SMs; triad = DRAM; l2 = L2-resident reads; launch = empty
+// kernels, bound by launch latency).
+std::size_t own_resource(const std::string& stressor) {
+  if (stressor == "triad") return 1;
+  if (stressor == "l2") return 2;
+  if (stressor == "launch") return 3;
+  return 0;
+}
+
+struct CalibrationRow {
+  std::string gpu, mode, what;
+  std::size_t speeds = 0;
+  double median = 0, max = 0;
+};
+
+}  // namespace
+
+ConcurrentSolver mps_policy_solver(const std::string& gpu_id) {
+  // The parameters of the jobs being predicted, looked up by profile id = 1 + position.
+  auto table = std::make_shared<std::vector<InterferenceParams>>();
+  MeasuredProfiles measured;
+  measured.interference = [table](std::uint32_t profile) -> const InterferenceParams* {
+    return profile >= 1 && profile <= table->size() ? &(*table)[profile - 1] : nullptr;
+  };
+  const auto under_test = make_policy(gpu_id, {{"policy", "mps"}, {"replicas", 1}}, measured);
+  return [table, under_test](std::span<const InterferenceParams> params) {
+    table->assign(params.begin(), params.end());
+    std::vector<Resident> residents(params.size());
+    for (std::size_t i = 0; i < params.size(); ++i) residents[i].demand.profile = static_cast<std::uint32_t>(i + 1);
+    return rates_of(*under_test->policy, residents);
+  };
+}
+
+std::string gavel_validation_report(const std::string& gavel_dir, bool quick) {
+  const std::vector<WorkloadProfile> gavel = read_gavel_profiles(gavel_dir);
+  const GavelValidation v = validate_gavel(gavel, mps_policy_solver("V100-16GB"), quick);
+  return gavel_validation_markdown(v);
+}
+
+std::string calibration_validation_report(const std::vector<std::string>& raw_files) {
+  std::vector<CalibrationRow> rows;
+  for (const std::string& file : raw_files) {
+    std::ifstream in(file);
+    if (!in) throw InputError(file, "", "cannot read the raw calibration file");
+    nlohmann::json json;
+    try {
+      json = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::parse_error& e) {
+      throw InputError(file, "", std::string("expected JSON: ") + e.what());
+    }
+    calib::RawData raw;
+    try {
+      raw = calib::parse_raw(json, file);
+    } catch (const calib::CalibError& e) {
+      throw InputError(file, "", e.what());
+    }
+    if (!raw.corun) throw InputError(file, "/corun", "expected co-run measurements, found none");
+    const ConcurrentSolver solver = mps_policy_solver(raw.gpu);
+    for (const char* mode : {"mps", "streams"}) {
+      std::map<std::string, double> alone;
+      std::map<std::string, std::uint32_t> index;
+      for (const calib::CorunCase& c : raw.corun->cases) {
+        if (c.mode == mode && c.kernels.size() == 1) alone[c.kernels[0]] = c.throughput[0];
+      }
+      for (const auto& [name, value] : alone) index.emplace(name, static_cast<std::uint32_t>(index.size()));
+      std::vector<JobMasks> masks(index.size());
+      for (const auto& [name, i] : index) {
+        const DimMask own = 1u << own_resource(name);
+        masks[i] = {own | 1u, (1u << kNamedResources) - 1};  // sensitive to its own resource and SMs
+      }
+      std::vector<CorunObservation> pairs, triples;
+      std::vector<std::vector<std::uint32_t>> groups;
+      for (const calib::CorunCase& c : raw.corun->cases) {
+        if (c.mode != mode || c.kernels.size() < 2) continue;
+        std::vector<std::uint32_t> group;
+        for (const std::string& k : c.kernels) group.push_back(index.at(k));
+        for (std::size_t v = 0; v < group.size(); ++v) {
+          CorunObservation o{group[v], {}, c.throughput[v] / alone.at(c.kernels[v])};
+          for (std::size_t w = 0; w < group.size(); ++w) {
+            if (w != v) o.partners.push_back(group[w]);
+          }
+          (group.size() == 2 ? pairs : triples).push_back(o);
+        }
+      }
+      // Fixed regularisation (not tuned): keeps unidentified coordinates at 0.
+      const InterferenceFitSettings settings{1e-3};
+      const auto score = [&](const std::vector<InterferenceParams>& params, const std::vector<CorunObservation>& obs,
+                             const std::string& what) {
+        std::vector<double> errors;
+        for (const CorunObservation& o : obs) {
+          std::vector<InterferenceParams> group{params[o.victim]};
+          for (std::uint32_t j : o.partners) group.push_back(params[j]);
+          errors.push_back(std::abs(solver(group)[0] - o.speed) / o.speed);
+        }
+        rows.push_back({raw.gpu, mode, what, errors.size(), sorted_median(errors),
+                        errors.empty() ? 0 : *std::max_element(errors.begin(), errors.end())});
+      };
+      const std::vector<InterferenceParams> from_pairs = fit_interference(pairs, masks, settings);
+      score(from_pairs, pairs, "pairs, fitted on pairs (in sample)");
+      score(from_pairs, triples, "triples, predicted from the pairs (additivity)");
+      std::vector<CorunObservation> all = pairs;
+      all.insert(all.end(), triples.begin(), triples.end());
+      score(fit_interference(all, masks, settings), all, "pairs and triples, fitted on both (in sample)");
+    }
+  }
+  std::ostringstream out;
+  out << "| GPU | mode | speeds | what | median abs rel err | max abs rel err |\n|---|---|---|---|---|---|\n";
+  for (const CalibrationRow& r : rows) {
+    out << "| " << r.gpu << " | " << r.mode << " | " << r.speeds << " | " << r.what << " | "
+        << format_fixed(r.median, 3) << " | " << format_fixed(r.max, 3) << " |\n";
+  }
+  return out.str();
+}
+
+}  // namespace sharesim
