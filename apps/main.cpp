@@ -16,9 +16,11 @@
 #include "apps/compare_command.h"
 #include "apps/place_command.h"
 #include "apps/profiles_command.h"
+#include "apps/size_command.h"
 #include "apps/scenario_run.h"
 #include "apps/seed_option.h"
 #include "apps/summary_table.h"
+#include "apps/sweep_command.h"
 #include "apps/trace_command.h"
 #include "sim/cluster/gpu_table.h"
 #include "sim/scenario/error_text.h"
@@ -213,6 +215,8 @@ int main(int argc, char** argv) {
   const auto compare = add_compare_command(app);    // compare (apps/compare_command.h)
   const auto profiles = add_profiles_command(app);  // profiles fit / list (apps/profiles_command.h)
   const auto trace = add_trace_command(app);        // trace stats, convert, node-pools (apps/trace_command.h)
+  const auto sweep = add_sweep_command(app);        // sweep, sweep merge (apps/sweep_command.h)
+  const auto size = add_size_command(app);          // size (apps/size_command.h)
 
   try {
     app.parse(argc, argv);
@@ -231,6 +235,8 @@ int main(int argc, char** argv) {
     if (compare_command_chosen(*compare)) return run_compare_command(*compare);
     if (profiles_command_chosen(*profiles)) return run_profiles_command(*profiles);
     if (trace_command_selected(*trace)) return run_trace_command(*trace);
+    if (sweep_command_chosen(*sweep)) return run_sweep_command(*sweep);
+    if (size_command_chosen(*size)) return run_size_command(*size);
     if (*run) return command_run(args, output_dir, quiet);
     if (*validate) return command_validate(args);
     if (*describe) return command_describe_nodes(args, json);

@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   python3  # tests/cli/cli_test.sh reads JSON outputs with it
   gnuplot-nox  # sharesim place-sweep draws its plots with it (docs/placement.md)
+  slurm-wlm munge  # tests/integration/slurm_sweep_test.sh: a sweep as a Slurm array job (docs/sweeps.md)
 )
 
 missing=()
