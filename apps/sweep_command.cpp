@@ -48,7 +48,7 @@ const char* environment(const char* name) {
 }
 
 // Checks the metrics against a finished run's summary before the others run.
-void check_metrics(const SweepSpec& spec, const std::string& run_dir) {
+void check_metrics(const ScenarioSweepSpec& spec, const std::string& run_dir) {
   const nlohmann::ordered_json summary = read_run_summary(run_dir);
   for (std::size_t i = 0; i < spec.metrics.size(); ++i) {
     const nlohmann::ordered_json* value = summary_value(summary, spec.metrics[i]);
@@ -65,7 +65,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-int run_sweep(const SweepCommand& c) {
+int run_scenario_sweep(const SweepCommand& c) {
   if (c.spec.empty()) throw InputError("sharesim sweep", "", "expected a sweep spec file (SPEC.json) or `merge DIR...`");
   if (c.output.empty()) throw InputError("-o", "", "expected the sweep's output folder (-o DIR)");
   const unsigned threads = parse_thread_count(c.jobs);
@@ -76,7 +76,7 @@ int run_sweep(const SweepCommand& c) {
     shard = shard_from_environment();
   }
   const auto start = std::chrono::steady_clock::now();
-  const SweepSpec spec = load_sweep_spec(c.spec);
+  const ScenarioSweepSpec spec = load_sweep_spec(c.spec);
   const ExpandedSweep sweep = expand_sweep(spec, GpuCatalog::builtin());
   write_sweep_plan(c.output, sweep.plan);
 
@@ -224,7 +224,7 @@ bool sweep_command_chosen(const SweepCommand& command) { return command.command-
 
 int run_sweep_command(const SweepCommand& command) {
   if (command.merge->parsed()) return run_merge(command);
-  return run_sweep(command);
+  return run_scenario_sweep(command);
 }
 
 }  // namespace sharesim

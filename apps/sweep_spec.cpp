@@ -120,15 +120,15 @@ void add_axes(const Json& spec, const std::string& key, bool zip, std::vector<Sw
 }
 
 std::uint64_t fnv1a(std::string_view text, std::uint64_t hash = 14695981039346656037ull) {
-  for (unsigned char c : text) {
-    hash ^= c;
+  for (char c : text) {
+    hash ^= static_cast<unsigned char>(c);
     hash *= 1099511628211ull;
   }
   return hash;
 }
 
 // Where a grid or zip path is written in the spec.
-std::string axis_pointer(const SweepSpec& spec, const std::string& path) {
+std::string axis_pointer(const ScenarioSweepSpec& spec, const std::string& path) {
   for (std::size_t a = 0; a < spec.axes.size(); ++a) {
     const bool zip = a + 1 == spec.axes.size() && spec.axes[a].paths.size() > 1;
     for (const std::string& p : spec.axes[a].paths) {
@@ -173,13 +173,13 @@ std::vector<std::uint64_t> parse_seed_list(const std::string& text, const std::s
   return seeds;
 }
 
-SweepSpec load_sweep_spec(const std::string& path) {
+ScenarioSweepSpec load_sweep_spec(const std::string& path) {
   const Json document = parse_json_text(read_text_file(path), path);
   static const SchemaValidator validator(embedded::sweep_schema());
   const SchemaValidation validation = validator.validate(document);
   if (validation.violation) throw InputError(path, validation.violation->pointer, validation.violation->problem);
 
-  SweepSpec spec;
+  ScenarioSweepSpec spec;
   spec.file = path;
   const std::filesystem::path scenario = document["scenario"].get<std::string>();
   spec.scenario_path =
@@ -221,7 +221,7 @@ std::string sweep_run_id(const Scenario& scenario) {
   return text;
 }
 
-ExpandedSweep expand_sweep(const SweepSpec& spec, const GpuCatalog& catalog) {
+ExpandedSweep expand_sweep(const ScenarioSweepSpec& spec, const GpuCatalog& catalog) {
   ExpandedSweep out;
   SweepPlan& plan = out.plan;
   for (const SweepAxis& axis : spec.axes) plan.point_paths.insert(plan.point_paths.end(), axis.paths.begin(), axis.paths.end());

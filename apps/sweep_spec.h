@@ -24,7 +24,7 @@ struct SweepVariantSpec {
   std::string pointer;                // where the spec names it
 };
 
-struct SweepSpec {
+struct ScenarioSweepSpec {
   std::string file;           // the spec's path as given
   std::string scenario_path;  // resolved against the spec's folder
   std::vector<std::uint64_t> seeds;
@@ -35,7 +35,7 @@ struct SweepSpec {
 
 // Reads and checks a spec (syntax with line:column, docs/sweep.schema.json, then the rules the
 // schema cannot say). Throws InputError naming the file and the JSON pointer.
-SweepSpec load_sweep_spec(const std::string& path);
+ScenarioSweepSpec load_sweep_spec(const std::string& path);
 
 // "1-20", "1,5,9" or a mix ("1,3-4"): the seeds in order; InputError(`file`, `where`, ...).
 std::vector<std::uint64_t> parse_seed_list(const std::string& text, const std::string& file, const std::string& where);
@@ -70,7 +70,7 @@ struct ExpandedSweep {
   SweepPlan plan;
   std::vector<Scenario> scenarios;
 };
-ExpandedSweep expand_sweep(const SweepSpec& spec, const GpuCatalog& catalog);
+ExpandedSweep expand_sweep(const ScenarioSweepSpec& spec, const GpuCatalog& catalog);
 
 // A run id: 16 hex digits of a 64-bit FNV-1a hash of the program version, the effective
 // scenario document and the seed.
