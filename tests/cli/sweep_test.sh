@@ -12,13 +12,15 @@ cd "$tmp" || exit 2
 
 passed=0
 failed=0
-check() {  # DESCRIPTION COMMAND...
+check() {  # DESCRIPTION COMMAND...; the command's stdout is kept in $tmp/out until the next check
   local what=$1
   shift
-  if "$@" >"$tmp/out" 2>"$tmp/err"; then
+  if "$@" >"$tmp/out.new" 2>"$tmp/err"; then
+    mv "$tmp/out.new" "$tmp/out"
     passed=$((passed + 1))
     echo "ok - $what"
   else
+    mv "$tmp/out.new" "$tmp/out"
     failed=$((failed + 1))
     echo "FAIL - $what: $(head -c 400 "$tmp/err" | tr '\n' ' ')"
   fi
@@ -69,10 +71,15 @@ check "-j 1 and -j 2 give the same bytes" same_results whole serial
 # SIGKILL part-way, then resume.
 "$bin" sweep spec.json -j 1 -q -o killed >/dev/null 2>&1 &
 pid=$!
-sleep 0.7
+# Kill it once a few runs have started (their folders exist), so that some runs are finished
+# and one is most likely half-written.
+for _ in $(seq 300); do
+  [[ $(ls killed/runs 2>/dev/null | wc -l) -ge 4 ]] && break
+  sleep 0.1
+done
 kill -KILL "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
-echo "# killed after $(ls killed/runs 2>/dev/null | wc -l) run folders"
+echo "# killed with $(ls killed/runs 2>/dev/null | wc -l) run folders, $(ls killed/runs/*/summary.json 2>/dev/null | wc -l) finished"
 check "resume after SIGKILL" "$bin" sweep spec.json -j 2 -q -o killed
 check "resumed sweep: same bytes as the uninterrupted one" same_results whole killed
 check "resumed sweep: 16 run folders, none duplicated" test "$(ls killed/runs | wc -l)" -eq 16
@@ -90,7 +97,7 @@ check "merged shards: same bytes as the whole sweep" same_results whole merged
 
 # Errors.
 check "merge of two shards of three: exit 2 naming the missing runs" \
-  bad_input "8 of 16 runs have no finished output in any of the folders given" sweep merge shard0 shard1 -o m2
+  bad_input "5 of 16 runs have no finished output in any of the folders given" sweep merge shard0 shard1 -o m2
 check "no aggregate written by a failed merge" test ! -e m2/aggregate.csv
 check "--shard 3/3 is refused" bad_input "--shard: expected I/N with 0 <= I < N (e.g. 0/4), found \"3/3\"" \
   sweep spec.json --shard 3/3 -o x
