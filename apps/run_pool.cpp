@@ -83,9 +83,8 @@ PoolReport run_pool(const std::vector<PooledRun>& runs, const GpuCatalog& catalo
 std::string format_pool_progress(const PoolProgress& p) {
   constexpr std::size_t width = 20;
   const std::size_t filled = p.total == 0 ? width : p.done * width / p.total;
-  std::string line = "[" + std::string(filled, '#') + std::string(width - filled, '.') + "] " +
-                     std::to_string(p.done) + "/" + std::to_string(p.total) + " runs  " +
-                     format_duration(seconds_to_time(p.elapsed_s));
+  std::string line = "[" + std::string(filled, '#') + std::string(width - filled, '.') + "] " + std::to_string(p.done) +
+                     "/" + std::to_string(p.total) + " runs  " + format_duration(seconds_to_time(p.elapsed_s));
   if (p.executed > 0 && p.done < p.total) {
     const double per_run = p.elapsed_s / static_cast<double>(p.executed);
     line += "  ETA " + format_duration(seconds_to_time(per_run * static_cast<double>(p.total - p.done)));

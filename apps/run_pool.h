@@ -22,7 +22,7 @@ struct PooledRun {
 };
 
 struct PoolProgress {
-  std::size_t done = 0;      // finished, run now or earlier
+  std::size_t done = 0;  // finished, run now or earlier
   std::size_t total = 0;
   std::size_t executed = 0;  // run by this call
   double elapsed_s = 0;

@@ -168,9 +168,9 @@ SharingVariant sharing_variant_from_definition(const Scenario& scenario, const s
   const Json& pools = definition["pools"];
   const std::string pools_pointer = pointer + "/pools";
   if (!pools.is_object() || pools.empty()) {
-    throw InputError(file, pools_pointer,
-                     "expected an object of node pool name -> sharing object or built-in policy name, found " +
-                         pools.dump());
+    throw InputError(
+        file, pools_pointer,
+        "expected an object of node pool name -> sharing object or built-in policy name, found " + pools.dump());
   }
   std::vector<std::string> gpu_pools;
   for (const NodePoolSpec& pool : scenario.node_pools) {
@@ -183,10 +183,10 @@ SharingVariant sharing_variant_from_definition(const Scenario& scenario, const s
     const std::size_t index = static_cast<std::size_t>(pool - variant.pools.begin());
     if (pool == variant.pools.end() || !has_gpus(scenario.node_pools[index])) {
       const std::optional<std::string> suggestion = closest_match(entry.key(), gpu_pools);
-      throw InputError(file, where,
-                       "no node pool with GPUs is named " + quote(entry.key()) + " in " + scenario.file + "; " +
-                           (suggestion ? "did you mean " + quote(*suggestion) + "?"
-                                       : "expected one of " + quoted_list(gpu_pools)));
+      throw InputError(
+          file, where,
+          "no node pool with GPUs is named " + quote(entry.key()) + " in " + scenario.file + "; " +
+              (suggestion ? "did you mean " + quote(*suggestion) + "?" : "expected one of " + quoted_list(gpu_pools)));
     }
     std::string policy;
     if (entry->is_string()) {
@@ -260,7 +260,8 @@ void rethrow_for_variant(const InputError& e, const Scenario& scenario, const Sh
         const std::string entry = pointer_append(variant.definition_pointer + "/pools", pool.name);
         throw InputError(variant.definition_file, entry + rest, e.problem() + on_pool);
       }
-      if (!variant.builtin) throw InputError(variant.definition_file, variant.definition_pointer + rest, e.problem() + on_pool);
+      if (!variant.builtin)
+        throw InputError(variant.definition_file, variant.definition_pointer + rest, e.problem() + on_pool);
       throw InputError(option, "",
                        quote(variant.name) + ": " + e.problem() + " (built-in default " + variant.sharing[i].dump() +
                            " on node pool " + quote(pool.name) + " of " + scenario.file + ")");

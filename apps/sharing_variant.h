@@ -24,9 +24,9 @@ namespace sharesim {
 const std::vector<std::string>& builtin_sharing_names();
 
 struct SharingVariant {
-  std::string name;     // as --policies lists it: "timeslice", or a named variant "ts8"
-  std::string policy;   // its sharing.policy; per-pool variants join their pools' policies: "mig+mps"
-  bool builtin = true;  // false: a named variant (scenario or sweep spec)
+  std::string name;       // as --policies lists it: "timeslice", or a named variant "ts8"
+  std::string policy;     // its sharing.policy; per-pool variants join their pools' policies: "mig+mps"
+  bool builtin = true;    // false: a named variant (scenario or sweep spec)
   bool per_pool = false;  // true: only the pools it names change
   // The sharing object each node pool gets, in scenario order; null for a pool that keeps the
   // scenario's own (pools without GPUs, and pools a per-pool variant does not name).

@@ -29,7 +29,8 @@ struct SizeCommand {
 
 std::shared_ptr<SizeCommand> add_size_command(CLI::App& app) {
   auto c = std::make_shared<SizeCommand>();
-  c->command = app.add_subcommand("size", "The smallest node count of a pool that meets targets, on the mean over seeds");
+  c->command =
+      app.add_subcommand("size", "The smallest node count of a pool that meets targets, on the mean over seeds");
   c->command->add_option("scenario", c->scenario, "Scenario file (JSON)")->required();
   c->command->add_option("--pool", c->pool, "The node pool to size")->required();
   c->command->add_option("--target", c->targets, "PATH<=X or PATH>=X, PATH a dotted summary.json path (repeatable)")

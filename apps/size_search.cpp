@@ -28,8 +28,8 @@ class SizeEvaluator {
     std::vector<Scenario> scenarios;
     for (std::uint64_t seed : request_.seeds) {
       std::vector<Override> overrides = request_.sets;
-      overrides.push_back({"cluster.node_pools." + std::to_string(pool_index_) + ".nodes", std::to_string(nodes),
-                           "the size search"});
+      overrides.push_back(
+          {"cluster.node_pools." + std::to_string(pool_index_) + ".nodes", std::to_string(nodes), "the size search"});
       overrides.push_back({"seed", std::to_string(seed), "--seeds"});
       Scenario scenario = load_scenario_file(request_.scenario_path, catalog_, overrides);
       if (!variant_.empty()) {
@@ -49,7 +49,8 @@ class SizeEvaluator {
     for (const SizeTarget& target : request_.targets) {
       std::vector<double> values;
       for (const PooledRun& run : runs) {
-        const std::optional<double> value = metric_value(read_run_summary(run.dir), target.metric, run.dir + "/summary.json");
+        const std::optional<double> value =
+            metric_value(read_run_summary(run.dir), target.metric, run.dir + "/summary.json");
         if (value) values.push_back(*value);
       }
       const MetricStats stats = metric_stats(values);
@@ -104,7 +105,8 @@ SizeTarget parse_size_target(const std::string& text) {
   const auto bad = [&]() {
     return InputError("--target", "",
                       "expected PATH<=NUMBER or PATH>=NUMBER with a dotted summary.json path (e.g. "
-                      "\"metrics.jobs.wait_s.p95<=600\"), found " + quote(text));
+                      "\"metrics.jobs.wait_s.p95<=600\"), found " +
+                          quote(text));
   };
   if (at == std::string::npos || at == 0) throw bad();
   target.metric = text.substr(0, at);
@@ -145,9 +147,10 @@ std::vector<SizeAnswer> size_pool(const SizeRequest& request, const GpuCatalog& 
   }
   if (pool_index == base.node_pools.size()) {
     const std::optional<std::string> suggestion = closest_match(request.pool, names);
-    throw InputError("--pool", "",
-                     "no node pool " + quote(request.pool) + " in " + request.scenario_path + "; " +
-                         (suggestion ? "did you mean " + quote(*suggestion) + "?" : "expected one of " + quoted_list(names)));
+    throw InputError(
+        "--pool", "",
+        "no node pool " + quote(request.pool) + " in " + request.scenario_path + "; " +
+            (suggestion ? "did you mean " + quote(*suggestion) + "?" : "expected one of " + quoted_list(names)));
   }
   // Every variant name first, so that a typo is reported before anything runs.
   for (const std::string& name : request.variants) (void)sharing_variant(base, name);

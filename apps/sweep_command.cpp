@@ -55,8 +55,10 @@ void check_metrics(const ScenarioSweepSpec& spec, const std::string& run_dir) {
     if (value == nullptr || !(value->is_number() || value->is_null())) {
       throw InputError(spec.file, pointer_append("/metrics", i),
                        std::string(value == nullptr ? "no such field" : "not a number") + " in a run's summary.json (" +
-                           run_dir + "/summary.json); expected a dotted path to a number such as "
-                           "\"metrics.jobs.wait_s.p95\" (docs/outputs.md), found " + quote(spec.metrics[i]));
+                           run_dir +
+                           "/summary.json); expected a dotted path to a number such as "
+                           "\"metrics.jobs.wait_s.p95\" (docs/outputs.md), found " +
+                           quote(spec.metrics[i]));
     }
   }
 }
@@ -66,7 +68,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 int run_scenario_sweep(const SweepCommand& c) {
-  if (c.spec.empty()) throw InputError("sharesim sweep", "", "expected a sweep spec file (SPEC.json) or `merge DIR...`");
+  if (c.spec.empty())
+    throw InputError("sharesim sweep", "", "expected a sweep spec file (SPEC.json) or `merge DIR...`");
   if (c.output.empty()) throw InputError("-o", "", "expected the sweep's output folder (-o DIR)");
   const unsigned threads = parse_thread_count(c.jobs);
   std::optional<Shard> shard;
@@ -114,7 +117,8 @@ int run_scenario_sweep(const SweepCommand& c) {
   if (!c.quiet) {
     char line[256];
     std::snprintf(line, sizeof line, "%zu of %zu runs", runs.size(), sweep.plan.runs.size());
-    std::cout << "sweep       " << (whole ? count_of(static_cast<long long>(runs.size()), "run", "runs") : std::string(line))
+    std::cout << "sweep       "
+              << (whole ? count_of(static_cast<long long>(runs.size()), "run", "runs") : std::string(line))
               << (whole ? "" : " (shard " + std::to_string(shard->index) + "/" + std::to_string(shard->count) + ")")
               << ": " << report.executed << " run now, " << report.reused << " already done; " << threads
               << (threads == 1 ? " thread, " : " threads, ");
@@ -213,7 +217,8 @@ std::shared_ptr<SweepCommand> add_sweep_command(CLI::App& app) {
                          "JOB_COMPLETION_INDEX");
   c->command->add_option("-o,--output", c->output, "Output folder (resumable: finished runs are kept)");
   c->command->add_flag("-q,--quiet", c->quiet, "Print nothing on success");
-  c->merge = c->command->add_subcommand("merge", "Build runs.csv and the aggregate from the folders of a sweep's shards");
+  c->merge =
+      c->command->add_subcommand("merge", "Build runs.csv and the aggregate from the folders of a sweep's shards");
   c->merge->add_option("dirs", c->merge_dirs, "The shards' output folders")->required();
   c->merge->add_option("-o,--output", c->merge_output, "Where to write the results (default: the first folder)");
   c->merge->add_flag("-q,--quiet", c->quiet, "Print nothing on success");

@@ -1,10 +1,11 @@
 #include "apps/sweep_results.h"
 
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include "apps/run_pool.h"
 #include "apps/scenario_run.h"
@@ -155,8 +156,9 @@ SweepResults build_sweep_results(const SweepPlan& plan, const std::vector<std::s
   Json json;
   json["sharesim_version"] = sharesim_version();
   json["metrics"] = plan.metrics;
-  json["confidence"] = "ci95: half-width of the two-sided 95% confidence interval of the mean, Student's t with n-1 "
-                       "degrees of freedom";
+  json["confidence"] =
+      "ci95: half-width of the two-sided 95% confidence interval of the mean, Student's t with n-1 "
+      "degrees of freedom";
   Json rows = Json::array();
   for (const std::vector<std::size_t>& members : groups) {
     if (members.empty()) continue;
@@ -180,7 +182,8 @@ SweepResults build_sweep_results(const SweepPlan& plan, const std::vector<std::s
       }
       const MetricStats stats = metric_stats(sample);
       row.integer(stats.n).number_if(stats.n > 0, stats.mean);
-      row.number_if(stats.sd.has_value(), stats.sd.value_or(0)).number_if(stats.ci95.has_value(), stats.ci95.value_or(0));
+      row.number_if(stats.sd.has_value(), stats.sd.value_or(0))
+          .number_if(stats.ci95.has_value(), stats.ci95.value_or(0));
       metrics[plan.metrics[m]] = Json{{"n", stats.n},
                                       {"mean", stats.n > 0 ? Json(stats.mean) : Json(nullptr)},
                                       {"sd", optional_number(stats.sd)},

@@ -63,8 +63,10 @@ std::vector<SweepVariantSpec> spec_variants(const Json& variants, const std::str
     for (std::size_t i = 0; i < variants.size(); ++i) {
       const std::string where = pointer_append("/variants", i);
       if (!variants[i].is_string()) {
-        throw InputError(file, where, "expected a variant name (a built-in policy or one of the scenario's "
-                                      "compare.variants), found " + variants[i].dump());
+        throw InputError(file, where,
+                         "expected a variant name (a built-in policy or one of the scenario's "
+                         "compare.variants), found " +
+                             variants[i].dump());
       }
       for (const SweepVariantSpec& earlier : list) {
         if (earlier.name == variants[i].get<std::string>()) {
@@ -83,7 +85,8 @@ std::vector<SweepVariantSpec> spec_variants(const Json& variants, const std::str
   }
   throw InputError(file, "/variants",
                    "expected a non-empty array of variant names or a non-empty object of name -> sharing object, "
-                   "found " + variants.dump());
+                   "found " +
+                       variants.dump());
 }
 
 void add_axes(const Json& spec, const std::string& key, bool zip, std::vector<SweepAxis>& axes,
@@ -149,8 +152,7 @@ bool advance(std::vector<std::size_t>& step, const std::vector<SweepAxis>& axes)
 
 }  // namespace
 
-std::vector<std::uint64_t> parse_seed_list(const std::string& text, const std::string& file,
-                                           const std::string& where) {
+std::vector<std::uint64_t> parse_seed_list(const std::string& text, const std::string& file, const std::string& where) {
   std::vector<std::uint64_t> seeds;
   std::size_t start = 0;
   while (start <= text.size()) {
@@ -224,7 +226,8 @@ std::string sweep_run_id(const Scenario& scenario) {
 ExpandedSweep expand_sweep(const ScenarioSweepSpec& spec, const GpuCatalog& catalog) {
   ExpandedSweep out;
   SweepPlan& plan = out.plan;
-  for (const SweepAxis& axis : spec.axes) plan.point_paths.insert(plan.point_paths.end(), axis.paths.begin(), axis.paths.end());
+  for (const SweepAxis& axis : spec.axes)
+    plan.point_paths.insert(plan.point_paths.end(), axis.paths.begin(), axis.paths.end());
   plan.has_variants = !spec.variants.empty();
   plan.metrics = spec.metrics;
 

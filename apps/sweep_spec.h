@@ -14,7 +14,7 @@
 namespace sharesim {
 
 struct SweepAxis {
-  std::vector<std::string> paths;                         // one for a grid axis; every zip path for the zip axis
+  std::vector<std::string> paths;                           // one for a grid axis; every zip path for the zip axis
   std::vector<std::vector<nlohmann::ordered_json>> values;  // values[k][p]: the k-th step's value of paths[p]
 };
 
@@ -28,7 +28,7 @@ struct ScenarioSweepSpec {
   std::string file;           // the spec's path as given
   std::string scenario_path;  // resolved against the spec's folder
   std::vector<std::uint64_t> seeds;
-  std::vector<SweepAxis> axes;  // the grid's axes in spec order, then the zip axis
+  std::vector<SweepAxis> axes;             // the grid's axes in spec order, then the zip axis
   std::vector<SweepVariantSpec> variants;  // empty: the scenario as written
   std::vector<std::string> metrics;        // dotted paths into summary.json
 };
@@ -45,8 +45,8 @@ struct SweepRun {
   std::vector<nlohmann::ordered_json> point;  // the value of each point path (SweepPlan::point_paths)
   std::string variant;                        // "" without variants
   std::uint64_t seed = 0;
-  std::string id;          // 16 hex digits: a hash of the program version and the effective scenario
-  std::size_t group = 0;   // index of its (point, variant) among the plan's groups
+  std::string id;         // 16 hex digits: a hash of the program version and the effective scenario
+  std::size_t group = 0;  // index of its (point, variant) among the plan's groups
 };
 
 // Everything the results need, and nothing that depends on where the sweep runs: the shards

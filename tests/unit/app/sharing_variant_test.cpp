@@ -1,9 +1,10 @@
 // Per-pool sharing variants (apps/sharing_variant.h): a variant that names pools changes only
 // those, the whole-cluster form still changes every GPU pool, and mistakes are located.
+#include "apps/sharing_variant.h"
+
 #include <gtest/gtest.h>
 
 #include "apps/compare_run.h"
-#include "apps/sharing_variant.h"
 #include "run_helpers.h"
 
 namespace sharesim {
@@ -63,7 +64,8 @@ TEST(SharingVariant, PerPoolVariantTakesBuiltInNamesPerPool) {
 }
 
 TEST(SharingVariant, WholeClusterFormStillChangesEveryGpuPool) {
-  const Scenario scenario = testing::scenario_from_text(two_pool_scenario(R"({"ts8": {"policy": "timeslice", "replicas": 8}})"));
+  const Scenario scenario =
+      testing::scenario_from_text(two_pool_scenario(R"({"ts8": {"policy": "timeslice", "replicas": 8}})"));
   const SharingVariant variant = sharing_variant(scenario, "ts8");
   EXPECT_FALSE(variant.per_pool);
   const Scenario applied = apply_sharing_variant(scenario, variant);
@@ -78,8 +80,9 @@ TEST(SharingVariant, UnknownPoolIsLocatedWithASuggestion) {
             "<test>: /compare/variants/x/pools/inferense: no node pool with GPUs is named \"inferense\" in <test>; "
             "did you mean \"inference\"?");
   const Scenario cpu = testing::scenario_from_text(two_pool_scenario(R"({"x": {"pools": {"cpu": "mig"}}})"));
-  EXPECT_NE(message_of([&] { sharing_variant(cpu, "x"); }).find("/compare/variants/x/pools/cpu: no node pool with GPUs"),
-            std::string::npos);
+  EXPECT_NE(
+      message_of([&] { sharing_variant(cpu, "x"); }).find("/compare/variants/x/pools/cpu: no node pool with GPUs"),
+      std::string::npos);
   const Scenario extra =
       testing::scenario_from_text(two_pool_scenario(R"({"x": {"pools": {"train": "mps"}, "policy": "mps"}})"));
   EXPECT_EQ(message_of([&] { sharing_variant(extra, "x"); }),

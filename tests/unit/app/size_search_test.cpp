@@ -5,13 +5,14 @@
 // c = 10, 8.17 s at c = 11 and 3.50 s at c = 12. A target of 12 s lies between c = 10 and 11
 // with a 40-70% margin on either side, far beyond the spread of the mean over 5 seeds of
 // 3000 jobs (a few percent), so the search must answer exactly 11.
+#include "apps/size_search.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <random>
 
-#include "apps/size_search.h"
 #include "sim/scenario/input_error.h"
 
 namespace sharesim {
@@ -68,7 +69,8 @@ TEST(SizeSearch, MatchesErlangC) {
   EXPECT_EQ(answer.nodes, analytic);
   EXPECT_EQ(answer.gpus, analytic);
   // The simulated mean waits at the answer and one fewer are near the formula's.
-  EXPECT_NEAR(answer.at_size.stats[0].mean, erlang_c_mean_wait(11, lambda, mu), 0.35 * erlang_c_mean_wait(11, lambda, mu));
+  EXPECT_NEAR(answer.at_size.stats[0].mean, erlang_c_mean_wait(11, lambda, mu),
+              0.35 * erlang_c_mean_wait(11, lambda, mu));
   EXPECT_NEAR(answer.one_fewer->stats[0].mean, erlang_c_mean_wait(10, lambda, mu),
               0.35 * erlang_c_mean_wait(10, lambda, mu));
   // Gallop 1, 2, 4, 8, 16, then bisect 12, 10, 11.

@@ -114,7 +114,8 @@ TEST(Sweep, SpecErrorsAreLocated) {
             "spec.json: /variants/0: unknown policy or variant \"exclusiv\"; did you mean \"exclusive\"?");
   EXPECT_EQ(spec_error(dir, "{" + base + R"(, "seeds": "1", "grid": {"until": []}})"),
             "spec.json: /grid/until: expected a non-empty array of values, found []");
-  const std::string bad_value = spec_error(dir, "{" + base + R"(, "seeds": "1", "grid": {"workload.generators.0.count": [5, -1]}})");
+  const std::string bad_value =
+      spec_error(dir, "{" + base + R"(, "seeds": "1", "grid": {"workload.generators.0.count": [5, -1]}})");
   EXPECT_NE(bad_value.find("/workload/generators/0/count"), std::string::npos) << bad_value;
   EXPECT_NE(bad_value.find("(value from grid of "), std::string::npos) << bad_value;
   const std::string bad_variant = spec_error(
@@ -141,7 +142,8 @@ TEST(Sweep, StatisticsUseStudentT) {
 }
 
 // Runs `runs` of the sweep into `dir`.
-void run_into(const ExpandedSweep& sweep, const std::string& dir, const std::vector<std::size_t>& runs, unsigned threads) {
+void run_into(const ExpandedSweep& sweep, const std::string& dir, const std::vector<std::size_t>& runs,
+              unsigned threads) {
   write_sweep_plan(dir, sweep.plan);
   std::vector<PooledRun> pooled;
   for (std::size_t k : runs) pooled.push_back({&sweep.scenarios[k], sweep_run_dir(dir, sweep.plan.runs[k].id)});

@@ -2,12 +2,12 @@
 // e-Handbook of Statistical Methods, 1.3.6.7.2 "Critical values of the Student's t
 // distribution", and for df = 1, 2 the closed forms t = tan(pi (p - 1/2)) and
 // t = (2p - 1) sqrt(2 / (4p (1 - p))).
+#include "sim/metrics/student_t.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numbers>
-
-#include "sim/metrics/student_t.h"
 
 namespace sharesim {
 namespace {
