@@ -4,141 +4,19 @@
 #include <cstdio>
 #include <optional>
 
-#include "policies/mig/mig_profiles.h"
-#include "policies/vgpu/vgpu_types.h"
 #include "sim/core/csv_format.h"
+#include "sim/metrics/output_files.h"
 #include "sim/metrics/output_set.h"
 #include "sim/scenario/did_you_mean.h"
 #include "sim/scenario/error_text.h"
 #include "sim/scenario/input_error.h"
-#include "sim/scenario/json_pointer.h"
 
 namespace sharesim {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr std::int64_t kSharesPerGpu = 4;  // replicas of timeslice and mps, vGPUs per GPU of vgpu
-
-// The policies compare knows by name, in the order: every built-in policy.
-const std::vector<std::string>& builtin_names() {
-  static const std::vector<std::string> names{"exclusive", "timeslice", "mps", "mig", "vgpu", "fractional"};
-  return names;
-}
-
 bool has_gpus(const NodePoolSpec& pool) { return pool.gpus_per_node > 0; }
-
-// The C-series type that puts kSharesPerGpu vGPUs on a GPU, else the nearest with more
-// (smaller vGPUs), else the one with the most; empty when sharesim has no table for the GPU.
-std::optional<std::string> default_vgpu_profile(const std::string& gpu_id) {
-  const std::vector<VgpuType> types = vgpu_types_for(gpu_id);
-  const VgpuType* best = nullptr;
-  for (const VgpuType& type : types) {
-    if (type.max_per_gpu < kSharesPerGpu) continue;
-    if (best == nullptr || type.max_per_gpu < best->max_per_gpu) best = &type;
-  }
-  for (const VgpuType& type : types) {
-    if (best == nullptr || (best->max_per_gpu < kSharesPerGpu && type.max_per_gpu > best->max_per_gpu)) best = &type;
-  }
-  if (best == nullptr) return std::nullopt;
-  return best->name;
-}
-
-// A built-in policy's default sharing object for one pool.
-Json builtin_sharing(const std::string& policy, const NodePoolSpec& pool) {
-  Json sharing{{"policy", policy}};
-  if (policy == "timeslice" || policy == "mps") sharing["replicas"] = kSharesPerGpu;
-  if (policy == "vgpu") {
-    // Without a type table the registry's own message says so when the run is built.
-    if (const std::optional<std::string> profile = default_vgpu_profile(pool.gpu)) sharing["profile"] = *profile;
-  }
-  if (policy == "mig") {
-    // Single strategy, so pods keep asking nvidia.com/gpu; all-2g is three instances per GPU,
-    // the MIG layout nearest the 4-way sharing of the others. Without a MIG table the
-    // registry's own message says so when the run is built.
-    if (const MigGpuProfiles* mig = mig_profiles_for(pool.gpu)) {
-      for (const std::string& layout : mig->layout_names()) {
-        if (layout.rfind("all-2g.", 0) == 0 && layout.find(".me") == std::string::npos) {
-          sharing["strategy"] = "single";
-          sharing["layout"] = layout;
-          break;
-        }
-      }
-    }
-  }
-  return sharing;
-}
-
-// Pool names and variant names share the scenario's name rule.
-bool is_valid_name(const std::string& name) {
-  if (name.empty() || name.front() == '-' || name.back() == '-') return false;
-  return std::all_of(name.begin(), name.end(),
-                     [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
-}
-
-const Json* scenario_variants(const Scenario& scenario) {
-  const auto compare = scenario.document.find("compare");
-  if (compare == scenario.document.end()) return nullptr;
-  const auto variants = compare->find("variants");
-  return variants == compare->end() ? nullptr : &*variants;
-}
-
-std::string variant_pointer(const std::string& name) { return pointer_append("/compare/variants", name); }
-
-// Checks every scenario variant's name, listed or not, so that validate-like mistakes surface.
-void check_variant_names(const Scenario& scenario) {
-  const Json* variants = scenario_variants(scenario);
-  if (variants == nullptr) return;
-  for (auto entry = variants->begin(); entry != variants->end(); ++entry) {
-    const std::string& name = entry.key();
-    if (!is_valid_name(name)) {
-      throw InputError(scenario.file, variant_pointer(name),
-                       "expected a variant name of lowercase letters, digits and '-' that starts and ends with a "
-                       "letter or digit, found " +
-                           quote(name));
-    }
-    const auto& builtin = builtin_names();
-    if (std::find(builtin.begin(), builtin.end(), name) != builtin.end()) {
-      throw InputError(scenario.file, variant_pointer(name),
-                       "variant name " + quote(name) +
-                           " is a built-in policy name (its defaults: docs/scenario.md \"compare\"); choose another");
-    }
-  }
-}
-
-// Restates an error raised while building or running a variant so that it points at what the
-// user wrote: a scenario variant's own key, or the --policies name of a built-in default.
-[[noreturn]] void rethrow_for_variant(const InputError& e, const Scenario& scenario, const CompareVariant& variant) {
-  if (e.file() == scenario.file) {
-    for (std::size_t i = 0; i < scenario.node_pools.size(); ++i) {
-      const NodePoolSpec& pool = scenario.node_pools[i];
-      const std::string sharing = pool.pointer + "/sharing";
-      if (!has_gpus(pool) || !pointer_within(e.where(), sharing)) continue;
-      const std::string rest = e.where().substr(sharing.size());
-      if (!variant.builtin) {
-        throw InputError(scenario.file, variant_pointer(variant.name) + rest,
-                         e.problem() + " (on node pool " + quote(pool.name) + ", GPU " + pool.gpu + ")");
-      }
-      throw InputError("--policies", "",
-                       quote(variant.name) + ": " + e.problem() + " (built-in default " + variant.sharing[i].dump() +
-                           " on node pool " + quote(pool.name) + " of " + scenario.file + ")");
-    }
-  }
-  throw InputError(e.file(), e.where(), e.problem() + " (compare variant " + quote(variant.name) + ")");
-}
-
-// The scenario with every GPU pool's sharing replaced, in the typed pools and in the document
-// (which summary.json echoes as the scenario that ran).
-Scenario variant_scenario(const Scenario& scenario, const CompareVariant& variant) {
-  Scenario copy = scenario;
-  Json& pools = copy.document["cluster"]["node_pools"];
-  for (std::size_t i = 0; i < copy.node_pools.size(); ++i) {
-    if (variant.sharing[i].is_null()) continue;
-    copy.node_pools[i].sharing = nlohmann::json(variant.sharing[i]);
-    pools[i]["sharing"] = variant.sharing[i];
-  }
-  return copy;
-}
 
 // ---- figures --------------------------------------------------------------------------
 
@@ -239,60 +117,8 @@ std::vector<std::string> parse_policy_list(std::string_view text, const std::str
   return names;
 }
 
-Json CompareVariant::sharing_summary() const {
-  Json first;
-  bool same = true;
-  for (const Json& config : sharing) {
-    if (config.is_null()) continue;
-    if (first.is_null()) {
-      first = config;
-    } else if (config != first) {
-      same = false;
-    }
-  }
-  if (same) return first;
-  // Pools differ (vgpu types depend on the GPU): name them. Pool names are unique.
-  Json by_pool = Json::object();
-  for (std::size_t i = 0; i < sharing.size(); ++i) {
-    if (!sharing[i].is_null()) by_pool[pools[i]] = sharing[i];
-  }
-  return by_pool;
-}
-
 CompareVariant compare_variant(const Scenario& scenario, const std::string& name) {
-  check_variant_names(scenario);
-  CompareVariant variant;
-  variant.name = name;
-  const auto& builtin = builtin_names();
-  if (std::find(builtin.begin(), builtin.end(), name) != builtin.end()) {
-    variant.policy = name;
-    for (const NodePoolSpec& pool : scenario.node_pools) {
-      variant.sharing.push_back(has_gpus(pool) ? builtin_sharing(name, pool) : Json());
-      variant.pools.push_back(pool.name);
-    }
-    return variant;
-  }
-  const Json* variants = scenario_variants(scenario);
-  if (variants == nullptr || !variants->contains(name)) {
-    std::vector<std::string> known = builtin;
-    if (variants != nullptr) {
-      for (auto entry = variants->begin(); entry != variants->end(); ++entry) known.push_back(entry.key());
-    }
-    const std::optional<std::string> suggestion = closest_match(name, known);
-    throw InputError("--policies", "",
-                     "unknown policy or variant " + quote(name) + "; " +
-                         (suggestion ? "did you mean " + quote(*suggestion) + "?"
-                                     : "expected one of " + quoted_list(known) +
-                                           " (variants come from the scenario's compare.variants)"));
-  }
-  const Json& config = (*variants)[name];
-  variant.policy = config["policy"].get<std::string>();  // the schema requires a string
-  variant.builtin = false;
-  for (const NodePoolSpec& pool : scenario.node_pools) {
-    variant.sharing.push_back(has_gpus(pool) ? config : Json());
-    variant.pools.push_back(pool.name);
-  }
-  return variant;
+  return sharing_variant(scenario, name);
 }
 
 CompareRun::CompareRun(const Scenario& scenario, const GpuCatalog& catalog, const std::vector<std::string>& names)
@@ -309,7 +135,7 @@ CompareRun::CompareRun(const Scenario& scenario, const GpuCatalog& catalog, cons
     CompareResult result;
     result.variant = std::move(variant);
     try {
-      result.run = std::make_unique<ScenarioRun>(variant_scenario(scenario_, result.variant), catalog);
+      result.run = std::make_unique<ScenarioRun>(apply_sharing_variant(scenario_, result.variant), catalog);
     } catch (const InputError& e) {
       rethrow_for_variant(e, scenario_, result.variant);
     }

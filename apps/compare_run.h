@@ -1,7 +1,8 @@
 #pragma once
 // `sharesim compare`: one scenario, the same workload and seed, run once per sharing policy.
-// Each variant replaces the `sharing` object of every node pool that has GPUs with the
-// policy's built-in default (exclusive; timeslice and mps with 4 replicas; mig with the
+// Each variant replaces the `sharing` object of every node pool that has GPUs (or, for a
+// per-pool variant, of the pools it names; apps/sharing_variant.h) with the policy's built-in
+// default (exclusive; timeslice and mps with 4 replicas; mig with the
 // single strategy and the all-2g layout; vgpu with the type that puts 4 vGPUs on the pool's
 // GPU; fractional as {"policy": "fractional"}) or with a config the scenario names under
 // `compare.variants`. Every variant runs; a config that does not fit the cluster is an
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "apps/scenario_run.h"
+#include "apps/sharing_variant.h"
 #include "sim/scenario/scenario.h"
 
 namespace sharesim {
@@ -24,23 +26,11 @@ inline constexpr std::string_view kDefaultComparePolicies = "exclusive,timeslice
 // name listed twice.
 std::vector<std::string> parse_policy_list(std::string_view text, const std::string& option = "--policies");
 
-// One column of the comparison.
-struct CompareVariant {
-  std::string name;     // as --policies lists it: "timeslice", or a scenario's variant "ts8"
-  std::string policy;   // its sharing.policy
-  bool builtin = true;  // false: from the scenario's compare.variants
-  // The sharing object each node pool gets, in scenario order; null for pools without GPUs,
-  // which keep their own.
-  std::vector<nlohmann::ordered_json> sharing;
-  std::vector<std::string> pools;  // the node pools' names, parallel to `sharing`
-  // The sharing object shown in compare.csv/json: the config when every GPU pool gets the
-  // same, else {"<pool>": config, ...}.
-  nlohmann::ordered_json sharing_summary() const;
-};
+// One column of the comparison (apps/sharing_variant.h).
+using CompareVariant = SharingVariant;
 
-// The variant a --policies name stands for in `scenario`. Throws InputError ("--policies",
-// with a did-you-mean over the built-in and the scenario's variant names) for an unknown name,
-// and (the scenario file, /compare/variants/NAME) for a badly named scenario variant.
+// The variant a --policies name stands for in `scenario` (sharing_variant with option
+// "--policies").
 CompareVariant compare_variant(const Scenario& scenario, const std::string& name);
 
 struct CompareResult {

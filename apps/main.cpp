@@ -21,7 +21,9 @@
 #include "apps/profiles_command.h"
 #include "apps/scenario_run.h"
 #include "apps/seed_option.h"
+#include "apps/size_command.h"
 #include "apps/summary_table.h"
+#include "apps/sweep_command.h"
 #include "apps/trace_command.h"
 #include "sim/cluster/gpu_table.h"
 #include "sim/scenario/error_text.h"
@@ -219,6 +221,8 @@ int main(int argc, char** argv) {
   const auto trace = add_trace_command(app);        // trace stats, convert, node-pools (apps/trace_command.h)
   const auto corun = add_corun_command(app);        // corun (apps/corun_command.h)
   const auto check = add_check_command(app);        // check RUN --baseline BASE (apps/check_command.h)
+  const auto sweep = add_sweep_command(app);        // sweep, sweep merge (apps/sweep_command.h)
+  const auto size = add_size_command(app);          // size (apps/size_command.h)
 
   try {
     app.parse(argc, argv);
@@ -239,6 +243,8 @@ int main(int argc, char** argv) {
     if (trace_command_selected(*trace)) return run_trace_command(*trace);
     if (corun_command_chosen(*corun)) return run_corun_command(*corun);
     if (check_command_chosen(*check)) return run_check_command(*check);
+    if (sweep_command_chosen(*sweep)) return run_sweep_command(*sweep);
+    if (size_command_chosen(*size)) return run_size_command(*size);
     if (*run) return command_run(args, output_dir, quiet);
     if (*validate) return command_validate(args);
     if (*describe) return command_describe_nodes(args, json);

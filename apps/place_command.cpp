@@ -11,6 +11,7 @@
 #include <optional>
 #include <thread>
 
+#include "apps/sweep_spec.h"
 #include "experiments/fragmentation/experiment_input.h"
 #include "experiments/fragmentation/placement_run.h"
 #include "experiments/fragmentation/pod_sequence.h"
@@ -79,24 +80,7 @@ std::vector<std::string> split_list(const std::string& text) {
 }
 
 // "42-51" or "1,5,9" (or a mix: "1,3-4").
-std::vector<std::uint64_t> parse_seeds(const std::string& text) {
-  std::vector<std::uint64_t> seeds;
-  const auto max = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-  for (const std::string& item : split_list(text)) {
-    const std::size_t dash = item.find('-');
-    if (dash == std::string::npos) {
-      seeds.push_back(parse_unsigned("--seeds", item, max));
-      continue;
-    }
-    const std::uint64_t first = parse_unsigned("--seeds", item.substr(0, dash), max);
-    const std::uint64_t last = parse_unsigned("--seeds", item.substr(dash + 1), max);
-    if (last < first || last - first >= 100000) {
-      throw InputError("--seeds", "", "expected a range FIRST-LAST with FIRST <= LAST, found " + quote(item));
-    }
-    for (std::uint64_t s = first; s <= last; ++s) seeds.push_back(s);
-  }
-  return seeds;
-}
+std::vector<std::uint64_t> parse_seeds(const std::string& text) { return parse_seed_list(text, "--seeds", ""); }
 
 int run_place(const PlaceCommands& c) {
   const PlacementExperimentPolicy policy = parse_policy("--policy", c.policy);

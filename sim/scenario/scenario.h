@@ -76,6 +76,8 @@ struct Scenario {
 struct Override {
   std::string path;   // "workload.generators.0.count" or "/workload/generators/0/count"
   std::string value;  // parsed as JSON when it is valid JSON, otherwise taken as a string
+  // How an error names the override ("the grid of sweep.json"); empty: "--set PATH=VALUE".
+  std::string source = {};
 };
 
 // Splits a command-line `--set PATH=VALUE` at the first '='. Throws InputError with file

@@ -110,7 +110,9 @@ Scenario load_scenario(std::string_view text, const std::string& origin, const s
   std::vector<AppliedOverride> applied;
   for (const Override& override_spec : overrides) {
     apply_override(document, override_spec);
-    applied.push_back({override_pointer(override_spec), "--set " + override_spec.path + "=" + override_spec.value});
+    const std::string assignment = override_spec.path + "=" + override_spec.value;
+    applied.push_back({override_pointer(override_spec),
+                       override_spec.source.empty() ? "--set " + assignment : override_spec.source + " " + assignment});
   }
 
   const SchemaValidation validation = scenario_validator().validate(document);

@@ -1,0 +1,256 @@
+#include "apps/size_search.h"
+
+#include <charconv>
+#include <cmath>
+#include <map>
+
+#include "apps/sharing_variant.h"
+#include "apps/sweep_spec.h"
+#include "sim/scenario/did_you_mean.h"
+#include "sim/scenario/error_text.h"
+#include "sim/scenario/input_error.h"
+
+namespace sharesim {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// The runs of one size: the pool at `nodes` nodes, the variant applied, once per seed.
+class SizeEvaluator {
+ public:
+  SizeEvaluator(const SizeRequest& request, const GpuCatalog& catalog, std::size_t pool_index,
+                const std::string& variant, const std::function<void(const PoolProgress&)>& progress)
+      : request_(request), catalog_(catalog), pool_index_(pool_index), variant_(variant), progress_(progress) {}
+
+  const SizeEvaluation& evaluate(std::int64_t nodes) {
+    const auto known = cache_.find(nodes);
+    if (known != cache_.end()) return known->second;
+    std::vector<Scenario> scenarios;
+    for (std::uint64_t seed : request_.seeds) {
+      std::vector<Override> overrides = request_.sets;
+      overrides.push_back(
+          {"cluster.node_pools." + std::to_string(pool_index_) + ".nodes", std::to_string(nodes), "the size search"});
+      overrides.push_back({"seed", std::to_string(seed), "--seeds"});
+      Scenario scenario = load_scenario_file(request_.scenario_path, catalog_, overrides);
+      if (!variant_.empty()) {
+        const SharingVariant variant = sharing_variant(scenario, variant_);
+        scenario = apply_sharing_variant(scenario, variant);
+      }
+      scenarios.push_back(std::move(scenario));
+    }
+    std::vector<PooledRun> runs;
+    for (const Scenario& scenario : scenarios) {
+      runs.push_back({&scenario, sweep_run_dir(request_.output_dir, sweep_run_id(scenario))});
+    }
+    run_pool(runs, catalog_, request_.threads, progress_);
+    SizeEvaluation evaluation;
+    evaluation.nodes = nodes;
+    evaluation.meets = true;
+    for (const SizeTarget& target : request_.targets) {
+      std::vector<double> values;
+      for (const PooledRun& run : runs) {
+        const std::optional<double> value =
+            metric_value(read_run_summary(run.dir), target.metric, run.dir + "/summary.json");
+        if (value) values.push_back(*value);
+      }
+      const MetricStats stats = metric_stats(values);
+      if (stats.n == 0) {
+        throw InputError("--target", "",
+                         quote(target.text) + ": the metric has no value in any seed at " + std::to_string(nodes) +
+                             " nodes (e.g. no job completed); choose a metric every run measures");
+      }
+      evaluation.meets = evaluation.meets && target.met_by(stats.mean);
+      evaluation.stats.push_back(stats);
+    }
+    return cache_.emplace(nodes, std::move(evaluation)).first->second;
+  }
+
+ private:
+  const SizeRequest& request_;
+  const GpuCatalog& catalog_;
+  std::size_t pool_index_;
+  std::string variant_;
+  const std::function<void(const PoolProgress&)>& progress_;
+  std::map<std::int64_t, SizeEvaluation> cache_;
+};
+
+Json answer_json(const SizeAnswer& answer, const std::vector<SizeTarget>& targets) {
+  Json json;
+  if (!answer.variant.empty()) json["variant"] = answer.variant;
+  json["nodes"] = answer.nodes;
+  json["gpus"] = answer.gpus;
+  json["at_size"] = answer.at_size.to_json(targets);
+  json["one_fewer"] = answer.one_fewer ? answer.one_fewer->to_json(targets) : Json(nullptr);
+  json["ci_straddles"] = answer.straddles;
+  json["tried"] = answer.tried;
+  return json;
+}
+
+std::string stats_text(const MetricStats& stats) {
+  std::string text = format_fixed(stats.mean, 3);
+  if (stats.ci95) text += " +- " + format_fixed(*stats.ci95, 3);
+  return text;
+}
+
+}  // namespace
+
+SizeTarget parse_size_target(const std::string& text) {
+  SizeTarget target;
+  target.text = text;
+  std::size_t at = text.find("<=");
+  if (at == std::string::npos) {
+    at = text.find(">=");
+    target.at_most = false;
+  }
+  const auto bad = [&]() {
+    return InputError("--target", "",
+                      "expected PATH<=NUMBER or PATH>=NUMBER with a dotted summary.json path (e.g. "
+                      "\"metrics.jobs.wait_s.p95<=600\"), found " +
+                          quote(text));
+  };
+  if (at == std::string::npos || at == 0) throw bad();
+  target.metric = text.substr(0, at);
+  const std::string number = text.substr(at + 2);
+  const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), target.bound);
+  if (number.empty() || ec != std::errc{} || end != number.data() + number.size() || !std::isfinite(target.bound)) {
+    throw bad();
+  }
+  return target;
+}
+
+Json SizeEvaluation::to_json(const std::vector<SizeTarget>& targets) const {
+  Json json;
+  json["nodes"] = nodes;
+  json["meets"] = meets;
+  Json metrics = Json::object();
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    const MetricStats& s = stats[t];
+    metrics[targets[t].metric] = Json{{"n", s.n},
+                                      {"mean", s.mean},
+                                      {"sd", s.sd ? Json(*s.sd) : Json(nullptr)},
+                                      {"ci95", s.ci95 ? Json(*s.ci95) : Json(nullptr)}};
+  }
+  json["metrics"] = std::move(metrics);
+  return json;
+}
+
+std::vector<SizeAnswer> size_pool(const SizeRequest& request, const GpuCatalog& catalog,
+                                  const std::function<void(const PoolProgress&)>& progress) {
+  if (request.targets.empty()) throw InputError("--target", "", "expected at least one --target PATH<=X");
+  if (request.seeds.empty()) throw InputError("--seeds", "", "expected at least one seed");
+  const Scenario base = load_scenario_file(request.scenario_path, catalog, request.sets);
+  std::size_t pool_index = base.node_pools.size();
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < base.node_pools.size(); ++i) {
+    names.push_back(base.node_pools[i].name);
+    if (base.node_pools[i].name == request.pool) pool_index = i;
+  }
+  if (pool_index == base.node_pools.size()) {
+    const std::optional<std::string> suggestion = closest_match(request.pool, names);
+    throw InputError(
+        "--pool", "",
+        "no node pool " + quote(request.pool) + " in " + request.scenario_path + "; " +
+            (suggestion ? "did you mean " + quote(*suggestion) + "?" : "expected one of " + quoted_list(names)));
+  }
+  // Every variant name first, so that a typo is reported before anything runs.
+  for (const std::string& name : request.variants) (void)sharing_variant(base, name);
+  const std::int64_t gpus_per_node = base.node_pools[pool_index].gpus_per_node;
+
+  std::vector<SizeAnswer> answers;
+  const std::vector<std::string> variants = request.variants.empty() ? std::vector<std::string>{""} : request.variants;
+  for (const std::string& variant : variants) {
+    SizeEvaluator evaluator(request, catalog, pool_index, variant, progress);
+    SizeAnswer answer;
+    answer.variant = variant;
+    // Gallop: 1, 2, 4, ... until a size meets every target; `failing` is the last that did not.
+    std::int64_t failing = 0;
+    std::int64_t meeting = 1;
+    while (true) {
+      answer.tried.push_back(meeting);
+      if (evaluator.evaluate(meeting).meets) break;
+      failing = meeting;
+      if (meeting >= request.max_nodes) {
+        throw InputError("--target", "",
+                         "no size of pool " + quote(request.pool) + " up to " + std::to_string(request.max_nodes) +
+                             " nodes meets every target" + (variant.empty() ? "" : " under " + quote(variant)));
+      }
+      meeting = std::min(meeting * 2, request.max_nodes);
+    }
+    // Bisect between them.
+    while (meeting - failing > 1) {
+      const std::int64_t middle = failing + (meeting - failing) / 2;
+      answer.tried.push_back(middle);
+      if (evaluator.evaluate(middle).meets) {
+        meeting = middle;
+      } else {
+        failing = middle;
+      }
+    }
+    answer.nodes = meeting;
+    answer.gpus = meeting * gpus_per_node;
+    answer.at_size = evaluator.evaluate(meeting);
+    if (meeting > 1) answer.one_fewer = evaluator.evaluate(meeting - 1);
+    for (std::size_t t = 0; t < request.targets.size(); ++t) {
+      for (const SizeEvaluation* e : {&answer.at_size, answer.one_fewer ? &*answer.one_fewer : nullptr}) {
+        if (e == nullptr || !e->stats[t].ci95) continue;
+        const MetricStats& s = e->stats[t];
+        if (std::fabs(s.mean - request.targets[t].bound) <= *s.ci95) {
+          answer.straddles.push_back(request.targets[t].text + " at " + std::to_string(e->nodes) + " nodes");
+        }
+      }
+    }
+    answers.push_back(std::move(answer));
+  }
+  return answers;
+}
+
+nlohmann::ordered_json size_json(const SizeRequest& request, const std::vector<SizeAnswer>& answers) {
+  Json json;
+  json["pool"] = request.pool;
+  Json targets = Json::array();
+  for (const SizeTarget& t : request.targets) {
+    targets.push_back(Json{{"metric", t.metric}, {"op", t.at_most ? "<=" : ">="}, {"bound", t.bound}});
+  }
+  json["targets"] = std::move(targets);
+  json["seeds"] = request.seeds;
+  const Json first = answer_json(answers.front(), request.targets);
+  for (auto it = first.begin(); it != first.end(); ++it) json[it.key()] = it.value();
+  if (!request.variants.empty()) {
+    Json list = Json::array();
+    for (const SizeAnswer& answer : answers) list.push_back(answer_json(answer, request.targets));
+    json["variants"] = std::move(list);
+  }
+  return json;
+}
+
+std::string size_text(const SizeRequest& request, const std::vector<SizeAnswer>& answers) {
+  std::string out;
+  for (const SizeAnswer& a : answers) {
+    std::string line = "pool " + request.pool + (a.variant.empty() ? "" : " under " + a.variant) + ": " +
+                       count_of(a.nodes, "node", "nodes") + " (" + count_of(a.gpus, "GPU", "GPUs") + ") meet";
+    for (std::size_t t = 0; t < request.targets.size(); ++t) {
+      line += (t == 0 ? " " : ", ") + request.targets[t].text + " (mean " + stats_text(a.at_size.stats[t]) + ")";
+    }
+    if (a.one_fewer) {
+      line += "; " + count_of(a.one_fewer->nodes, "node", "nodes") + " do not (";
+      for (std::size_t t = 0; t < request.targets.size(); ++t) {
+        line += (t == 0 ? "" : ", ") + stats_text(a.one_fewer->stats[t]);
+      }
+      line += ")";
+    }
+    out += line + "\n";
+    for (const std::string& straddle : a.straddles) {
+      out += "  note: the 95% confidence interval straddles " + straddle + "; more seeds would settle it\n";
+    }
+  }
+  if (answers.size() > 1) {
+    std::string table = "GPUs needed:";
+    for (std::size_t i = 0; i < answers.size(); ++i) {
+      table += (i == 0 ? " " : ", ") + answers[i].variant + " " + std::to_string(answers[i].gpus);
+    }
+    out += table + "\n";
+  }
+  return out;
+}
+
+}  // namespace sharesim

@@ -1,0 +1,109 @@
+// `sharesim size` against Erlang C: a pool of 1-GPU nodes, exclusive, Poisson arrivals and
+// exponential work is the M/M/c queue, so the smallest c whose mean wait is at most a target
+// has a closed-form answer (queueing_validation_test.cpp has the formula and its sources).
+// lambda = 0.08/s, mean service 100 s (a = 8 Erlangs): E[Wq] is 65.3 s at c = 9, 20.5 s at
+// c = 10, 8.17 s at c = 11 and 3.50 s at c = 12. A target of 12 s lies between c = 10 and 11
+// with a 40-70% margin on either side, far beyond the spread of the mean over 5 seeds of
+// 3000 jobs (a few percent), so the search must answer exactly 11.
+#include "apps/size_search.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "sim/scenario/input_error.h"
+
+namespace sharesim {
+namespace {
+
+namespace fs = std::filesystem;
+
+double erlang_c_mean_wait(int c, double lambda, double mu) {
+  const double a = lambda / mu;
+  double term = 1, sum = 0;
+  for (int k = 0; k < c; ++k) {
+    sum += term;
+    term *= a / (k + 1);
+  }
+  const double last = term / (1 - a / c);
+  return last / (sum + last) / (c * mu - lambda);
+}
+
+// The smallest c with E[Wq] <= target (a stable queue: c > a).
+int erlang_c_servers(double lambda, double mu, double target) {
+  int c = static_cast<int>(lambda / mu) + 1;
+  while (erlang_c_mean_wait(c, lambda, mu) > target) ++c;
+  return c;
+}
+
+TEST(SizeSearch, MatchesErlangC) {
+  const double lambda = 0.08, mu = 0.01, target = 12;
+  const int analytic = erlang_c_servers(lambda, mu, target);
+  ASSERT_EQ(analytic, 11);
+
+  std::random_device entropy;
+  const fs::path dir = fs::temp_directory_path() / ("sharesim-size-test-" + std::to_string(entropy()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "mmc.json") << R"({"name": "mmc", "seed": 1,
+    "cluster": {"node_pools": [{"name": "gpus", "nodes": 1, "gpu": "A100-80GB", "gpus_per_node": 1,
+      "cpu_milli": 64000, "memory_mib": 262144}]},
+    "workload": {"generators": [{"kind": "training", "count": 3000,
+      "arrival": {"process": "poisson", "rate_per_s": 0.08},
+      "duration": {"dist": "exponential", "mean_s": 100}, "request": {"gpus": 1}}]}})";
+  SizeRequest request;
+  request.scenario_path = (dir / "mmc.json").string();
+  request.pool = "gpus";
+  request.targets = {parse_size_target("metrics.jobs.wait_s.mean<=12")};
+  request.seeds = {1, 2, 3, 4, 5};
+  request.threads = 2;
+  request.output_dir = (dir / "out").string();
+  const std::vector<SizeAnswer> answers = size_pool(request, GpuCatalog::builtin());
+  ASSERT_EQ(answers.size(), 1u);
+  const SizeAnswer& answer = answers.front();
+  RecordProperty("size_nodes", std::to_string(answer.nodes));
+  RecordProperty("erlang_c_servers", std::to_string(analytic));
+  RecordProperty("mean_wait_at_size_s", std::to_string(answer.at_size.stats[0].mean));
+  RecordProperty("mean_wait_one_fewer_s", std::to_string(answer.one_fewer->stats[0].mean));
+  EXPECT_EQ(answer.nodes, analytic);
+  EXPECT_EQ(answer.gpus, analytic);
+  // The simulated mean waits at the answer and one fewer are near the formula's.
+  EXPECT_NEAR(answer.at_size.stats[0].mean, erlang_c_mean_wait(11, lambda, mu),
+              0.35 * erlang_c_mean_wait(11, lambda, mu));
+  EXPECT_NEAR(answer.one_fewer->stats[0].mean, erlang_c_mean_wait(10, lambda, mu),
+              0.35 * erlang_c_mean_wait(10, lambda, mu));
+  // Gallop 1, 2, 4, 8, 16, then bisect 12, 10, 11.
+  EXPECT_EQ(answer.tried, (std::vector<std::int64_t>{1, 2, 4, 8, 16, 12, 10, 11}));
+  EXPECT_TRUE(answer.straddles.empty());
+  const nlohmann::ordered_json json = size_json(request, answers);
+  EXPECT_EQ(json["pool"], "gpus");
+  EXPECT_EQ(json["nodes"], 11);
+  EXPECT_EQ(json["one_fewer"]["nodes"], 10);
+  EXPECT_FALSE(json["one_fewer"]["meets"].get<bool>());
+
+  // Per policy: the same answer for exclusive, and a table line.
+  request.variants = {"exclusive", "fractional"};
+  const std::vector<SizeAnswer> per_policy = size_pool(request, GpuCatalog::builtin());
+  ASSERT_EQ(per_policy.size(), 2u);
+  EXPECT_EQ(per_policy[0].nodes, 11);
+  const std::string text = size_text(request, per_policy);
+  EXPECT_NE(text.find("GPUs needed: exclusive 11, fractional " + std::to_string(per_policy[1].gpus)), std::string::npos)
+      << text;
+  fs::remove_all(dir);
+}
+
+TEST(SizeSearch, TargetsAreParsedOrRejected) {
+  const SizeTarget target = parse_size_target("metrics.jobs.slo_attainment>=0.99");
+  EXPECT_FALSE(target.at_most);
+  EXPECT_EQ(target.metric, "metrics.jobs.slo_attainment");
+  EXPECT_DOUBLE_EQ(target.bound, 0.99);
+  EXPECT_TRUE(target.met_by(0.995));
+  EXPECT_FALSE(target.met_by(0.98));
+  EXPECT_THROW(parse_size_target("metrics.jobs.wait_s.p95<600"), InputError);
+  EXPECT_THROW(parse_size_target("<=5"), InputError);
+  EXPECT_THROW(parse_size_target("a<=x"), InputError);
+}
+
+}  // namespace
+}  // namespace sharesim

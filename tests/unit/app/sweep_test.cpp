@@ -1,0 +1,223 @@
+// Sweeps (apps/sweep_spec.h, apps/run_pool.h, apps/sweep_results.h): expansion order and ids,
+// located spec errors, the statistics, and the byte-identical results of a whole sweep, a
+// resumed one and shards merged.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "apps/run_pool.h"
+#include "apps/sweep_results.h"
+#include "apps/sweep_spec.h"
+#include "sim/scenario/input_error.h"
+
+namespace sharesim {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TempDir {
+ public:
+  TempDir() {
+    std::random_device entropy;
+    path_ = fs::temp_directory_path() / ("sharesim-sweep-test-" + std::to_string(entropy()));
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  std::string file(const std::string& name, const std::string& text) const {
+    std::ofstream(path_ / name) << text;
+    return (path_ / name).string();
+  }
+  std::string path(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  fs::path path_;
+};
+
+const char* kScenario = R"({"name": "s", "seed": 1,
+  "cluster": {"node_pools": [{"name": "p", "nodes": 1, "gpu": "A100-80GB", "gpus_per_node": 2,
+    "cpu_milli": 64000, "memory_mib": 262144}]},
+  "workload": {"generators": [{"kind": "training", "count": 40,
+    "arrival": {"process": "poisson", "rate_per_s": 0.01},
+    "duration": {"dist": "exponential", "mean_s": 150}, "request": {"gpus": 1}}]}})";
+
+std::string read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string spec_error(const TempDir& dir, const std::string& spec) {
+  dir.file("s.json", kScenario);
+  const std::string path = dir.file("spec.json", spec);
+  try {
+    expand_sweep(load_sweep_spec(path), GpuCatalog::builtin());
+  } catch (const InputError& e) {
+    std::string text = e.what();
+    return text.substr(text.find("spec.json"));
+  }
+  return "(no error)";
+}
+
+TEST(Sweep, ExpandsGridZipVariantsAndSeedsInOrder) {
+  TempDir dir;
+  dir.file("s.json", kScenario);
+  const std::string spec = dir.file("spec.json", R"({"scenario": "s.json", "seeds": "1-3",
+    "grid": {"workload.generators.0.arrival.rate_per_s": [0.01, 0.02]},
+    "zip": {"workload.generators.0.count": [30, 40], "scheduler.placement": ["first-fit", "binpack"]},
+    "variants": ["exclusive", "mps"], "metrics": ["metrics.jobs.wait_s.mean"]})");
+  const ExpandedSweep sweep = expand_sweep(load_sweep_spec(spec), GpuCatalog::builtin());
+  const SweepPlan& plan = sweep.plan;
+  ASSERT_EQ(plan.runs.size(), 2u * 2u * 2u * 3u);
+  EXPECT_EQ(plan.groups, 8u);
+  EXPECT_EQ(plan.point_paths, (std::vector<std::string>{"workload.generators.0.arrival.rate_per_s",
+                                                        "workload.generators.0.count", "scheduler.placement"}));
+  // Seeds fastest, then variants, then the zip axis, the grid slowest.
+  EXPECT_EQ(plan.runs[0].seed, 1u);
+  EXPECT_EQ(plan.runs[2].seed, 3u);
+  EXPECT_EQ(plan.runs[3].variant, "mps");
+  EXPECT_EQ(point_value_text(plan.runs[6].point[2]), "binpack");
+  EXPECT_EQ(plan.runs[6].point[1], 40);
+  EXPECT_EQ(plan.runs[12].point[0], 0.02);
+  EXPECT_EQ(plan.runs[12].group, 4u);
+  // The effective scenarios carry the values, the variant and the seed.
+  const Scenario& run = sweep.scenarios[12 + 3 + 2];
+  EXPECT_EQ(run.seed, 3u);
+  EXPECT_EQ(run.node_pools[0].sharing["policy"], "mps");
+  EXPECT_EQ(run.document["workload"]["generators"][0]["arrival"]["rate_per_s"], 0.02);
+  EXPECT_EQ(run.scheduler.placement, "first-fit");
+  // Ids: distinct, stable, 16 hex digits.
+  std::set<std::string> ids;
+  for (const SweepRun& r : plan.runs) ids.insert(r.id);
+  EXPECT_EQ(ids.size(), plan.runs.size());
+  EXPECT_EQ(plan.runs[5].id.size(), 16u);
+  EXPECT_EQ(expand_sweep(load_sweep_spec(spec), GpuCatalog::builtin()).plan.to_json(), plan.to_json());
+  EXPECT_EQ(SweepPlan::from_json(plan.to_json(), "x").to_json(), plan.to_json());
+}
+
+TEST(Sweep, SpecErrorsAreLocated) {
+  TempDir dir;
+  const std::string base = R"("scenario": "s.json", "metrics": ["metrics.jobs.wait_s.mean"])";
+  EXPECT_EQ(spec_error(dir, "{" + base + R"(, "seeds": "5-2"})"),
+            "spec.json: /seeds: expected a range FIRST-LAST with FIRST <= LAST, found \"5-2\"");
+  EXPECT_EQ(spec_error(dir, "{" + base + R"(, "seeds": [1, -2]})"),
+            "spec.json: /seeds/1: expected an integer >= 0, found -2");
+  EXPECT_EQ(spec_error(dir, "{" + base + R"(, "seeds": [1, 1]})"), "spec.json: /seeds: seed 1 is listed twice");
+  EXPECT_EQ(spec_error(dir, "{" + base + R"(, "seeds": "1", "zip": {"seed": [1, 2], "until": ["1h"]}})"),
+            "spec.json: /zip/until: the zip lists vary together, so they need one length: expected 2 values (as "
+            "\"seed\"), found 1");
+  EXPECT_EQ(spec_error(dir, "{" + base + R"(, "seeds": "1", "variants": ["exclusiv"]})"),
+            "spec.json: /variants/0: unknown policy or variant \"exclusiv\"; did you mean \"exclusive\"?");
+  EXPECT_EQ(spec_error(dir, "{" + base + R"(, "seeds": "1", "grid": {"until": []}})"),
+            "spec.json: /grid/until: expected a non-empty array of values, found []");
+  const std::string bad_value =
+      spec_error(dir, "{" + base + R"(, "seeds": "1", "grid": {"workload.generators.0.count": [5, -1]}})");
+  EXPECT_NE(bad_value.find("/workload/generators/0/count"), std::string::npos) << bad_value;
+  EXPECT_NE(bad_value.find("(value from grid of "), std::string::npos) << bad_value;
+  const std::string bad_variant = spec_error(
+      dir, "{" + base + R"(, "seeds": "1", "variants": {"m": {"pools": {"p": {"policy": "mps", "replicaz": 2}}}}})");
+  EXPECT_EQ(bad_variant.rfind("spec.json: /variants/m/pools/p/replicaz: ", 0), 0u) << bad_variant;
+  EXPECT_EQ(spec_error(dir, "{" + base + R"(, "seeds": "1", "metrics": ["metrics.sim.wall_s"]})").substr(0, 52),
+            "spec.json: 1:1: syntax error while parsing object -");  // a key written twice
+  EXPECT_EQ(spec_error(dir, R"({"scenario": "s.json", "seeds": "1", "metrics": ["metrics.sim.wall_s"]})")
+                .rfind("spec.json: /metrics/0: metrics.sim.wall_s is the wall-clock time", 0),
+            0u);
+  EXPECT_EQ(spec_error(dir, R"({"scenario": "s.json", "seeds": "1", "metric": []})"),
+            "spec.json: : expected an object with \"metrics\", found no \"metrics\"");
+}
+
+TEST(Sweep, StatisticsUseStudentT) {
+  const MetricStats stats = metric_stats({2.0, 4.0, 9.0});
+  EXPECT_EQ(stats.n, 3u);
+  EXPECT_DOUBLE_EQ(stats.mean, 5.0);
+  EXPECT_NEAR(*stats.sd, std::sqrt(13.0), 1e-12);
+  EXPECT_NEAR(*stats.ci95, 4.302652729696 * std::sqrt(13.0) / std::sqrt(3.0), 1e-9);
+  const MetricStats one = metric_stats({7.0});
+  EXPECT_EQ(one.n, 1u);
+  EXPECT_FALSE(one.sd.has_value());
+}
+
+// Runs `runs` of the sweep into `dir`.
+void run_into(const ExpandedSweep& sweep, const std::string& dir, const std::vector<std::size_t>& runs,
+              unsigned threads) {
+  write_sweep_plan(dir, sweep.plan);
+  std::vector<PooledRun> pooled;
+  for (std::size_t k : runs) pooled.push_back({&sweep.scenarios[k], sweep_run_dir(dir, sweep.plan.runs[k].id)});
+  run_pool(pooled, GpuCatalog::builtin(), threads);
+}
+
+TEST(Sweep, WholeResumedAndShardedSweepsGiveTheSameBytes) {
+  TempDir dir;
+  dir.file("s.json", kScenario);
+  const std::string spec = dir.file("spec.json", R"({"scenario": "s.json", "seeds": [4, 5, 6],
+    "grid": {"workload.generators.0.arrival.rate_per_s": [0.005, 0.02]},
+    "variants": {"whole": {"policy": "exclusive"}, "ts": {"pools": {"p": "timeslice"}}},
+    "metrics": ["metrics.jobs.wait_s.mean", "metrics.jobs.jct_s.p95", "metrics.gpus.utilization_mean"]})");
+  const ExpandedSweep sweep = expand_sweep(load_sweep_spec(spec), GpuCatalog::builtin());
+  std::vector<std::size_t> all(sweep.plan.runs.size());
+  for (std::size_t k = 0; k < all.size(); ++k) all[k] = k;
+
+  const std::string whole = dir.path("whole");
+  run_into(sweep, whole, all, 2);
+  const SweepResults expected = build_sweep_results(sweep.plan, {whole});
+  EXPECT_EQ(std::count(expected.runs_csv.begin(), expected.runs_csv.end(), '\n'), 13);
+  EXPECT_EQ(expected.runs_csv.substr(0, expected.runs_csv.find('\n')),
+            "workload.generators.0.arrival.rate_per_s,variant,seed,metrics.jobs.wait_s.mean,metrics.jobs.jct_s.p95,"
+            "metrics.gpus.utilization_mean,run_id");
+  EXPECT_EQ(expected.aggregate_csv.substr(0, expected.aggregate_csv.find('\n')),
+            "workload.generators.0.arrival.rate_per_s,variant,runs,metrics.jobs.wait_s.mean.n,metrics.jobs.wait_s.mean."
+            "mean,metrics.jobs.wait_s.mean.sd,metrics.jobs.wait_s.mean.ci95,metrics.jobs.jct_s.p95.n,metrics.jobs."
+            "jct_s.p95.mean,metrics.jobs.jct_s.p95.sd,metrics.jobs.jct_s.p95.ci95,metrics.gpus.utilization_mean.n,"
+            "metrics.gpus.utilization_mean.mean,metrics.gpus.utilization_mean.sd,metrics.gpus.utilization_mean.ci95");
+  // The aggregate is the statistics of runs.csv's rows: check one group by hand.
+  std::vector<double> waits;
+  for (std::size_t k = 3; k < 6; ++k) {
+    waits.push_back(read_run_summary(sweep_run_dir(whole, sweep.plan.runs[k].id))["metrics"]["jobs"]["wait_s"]["mean"]);
+  }
+  const MetricStats stats = metric_stats(waits);
+  const auto json = nlohmann::json::parse(expected.aggregate_json);
+  EXPECT_EQ(json["groups"][1]["variant"], "ts");
+  EXPECT_EQ(json["groups"][1]["metrics"]["metrics.jobs.wait_s.mean"]["mean"].get<double>(), stats.mean);
+  EXPECT_EQ(json["groups"][1]["metrics"]["metrics.jobs.wait_s.mean"]["ci95"].get<double>(), *stats.ci95);
+
+  // Resumed: two runs lost (as if killed before their summary.json), the sweep run again.
+  for (std::size_t k : {1u, 8u}) fs::remove(fs::path(sweep_run_dir(whole, sweep.plan.runs[k].id)) / "summary.json");
+  EXPECT_THROW(build_sweep_results(sweep.plan, {whole}), InputError);
+  run_into(sweep, whole, all, 1);
+  const SweepResults resumed = build_sweep_results(sweep.plan, {whole});
+  EXPECT_EQ(resumed.runs_csv, expected.runs_csv);
+  EXPECT_EQ(resumed.aggregate_csv, expected.aggregate_csv);
+  EXPECT_EQ(resumed.aggregate_json, expected.aggregate_json);
+
+  // Sharded 3 ways into three folders, merged.
+  std::vector<std::string> shards;
+  for (std::size_t s = 0; s < 3; ++s) {
+    std::vector<std::size_t> mine;
+    for (std::size_t k = s; k < all.size(); k += 3) mine.push_back(k);
+    shards.push_back(dir.path("shard-" + std::to_string(s)));
+    run_into(sweep, shards.back(), mine, 1);
+  }
+  EXPECT_THROW(build_sweep_results(sweep.plan, {shards[0], shards[2]}), InputError);
+  const SweepResults merged = build_sweep_results(sweep.plan, shards);
+  EXPECT_EQ(merged.runs_csv, expected.runs_csv);
+  EXPECT_EQ(merged.aggregate_csv, expected.aggregate_csv);
+  EXPECT_EQ(merged.aggregate_json, expected.aggregate_json);
+}
+
+TEST(Sweep, SummaryValuesFollowDottedPathsAndPointers) {
+  const nlohmann::ordered_json summary =
+      nlohmann::ordered_json::parse(R"({"metrics": {"jobs": {"by_origin": [{"wait_s": {"p95": 3.5}}], "x": null}}})");
+  EXPECT_EQ(*summary_value(summary, "metrics.jobs.by_origin.0.wait_s.p95"), 3.5);
+  EXPECT_EQ(*summary_value(summary, "/metrics/jobs/by_origin/0/wait_s/p95"), 3.5);
+  EXPECT_EQ(summary_value(summary, "metrics.jobs.by_origin.1.wait_s.p95"), nullptr);
+  EXPECT_EQ(summary_value(summary, "metrics.jobs.wait"), nullptr);
+  EXPECT_FALSE(metric_value(summary, "metrics.jobs.x", "f").has_value());
+  EXPECT_THROW(metric_value(summary, "metrics.jobs", "f"), InputError);
+}
+
+}  // namespace
+}  // namespace sharesim
