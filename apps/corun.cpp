@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 
+#include "apps/scenario_run.h"
 #include "policies/calibration/calibration_profile.h"
 #include "policies/policy_registry.h"
 #include "sim/cluster/cluster.h"
@@ -157,7 +158,9 @@ CorunResult predict_coruns(const CorunRequest& request, const GpuCatalog& catalo
   pool.gpu = model->id;
   pool.sharing = sharing_config(request);
   const CalibrationSet calibration;
-  const SharingFactory factory = make_sharing_factory(kCommandLine, calibration);
+  // The measured tables a run uses (MIG slice speeds, fitted interference, measured pairs), so
+  // rows naming a workload profile get them too.
+  const SharingFactory factory = make_sharing_factory(kCommandLine, calibration, builtin_measured_profiles());
 
   CsvReader csv(request.input, {"group", "job", "gpu_util_pct", "mem_util_pct", "mem_mib"});
   std::vector<CorunRow> rows;

@@ -16,15 +16,16 @@ namespace sharesim {
 
 std::string_view sharesim_version() { return SHARESIM_VERSION; }
 
+MeasuredProfiles builtin_measured_profiles() {
+  return MeasuredProfiles{builtin_measured_mig_speed, builtin_measured_interference, builtin_measured_pair_speed};
+}
+
 ScenarioRun::ScenarioRun(const Scenario& scenario, const GpuCatalog& catalog) : scenario_(scenario) {
   calibration_ =
       std::make_unique<CalibrationSet>(scenario_.calibration_overrides, scenario_.file, "/calibration/overrides");
-  cluster_ = std::make_unique<Cluster>(
-      scenario_.node_pools, catalog,
-      make_sharing_factory(
-          scenario_.file, *calibration_,
-          MeasuredProfiles{builtin_measured_mig_speed, builtin_measured_interference, builtin_measured_pair_speed}),
-      scenario_.file);
+  cluster_ = std::make_unique<Cluster>(scenario_.node_pools, catalog,
+                                       make_sharing_factory(scenario_.file, *calibration_, builtin_measured_profiles()),
+                                       scenario_.file);
   workload_context_ = std::make_unique<WorkloadContext>(shapes_, origins_, cluster_->resource_names(), catalog,
                                                         scenario_.file, scenario_.base_dir, scenario_.seed);
   workload_context_->until = scenario_.until;

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "policies/calibration/calibration_profile.h"
+#include "policies/measured_profiles.h"
+#include "policies/measured_profiles.h"
 #include "sim/cluster/cluster.h"
 #include "sim/core/simulator.h"
 #include "sim/metrics/output_set.h"
@@ -22,6 +24,10 @@
 namespace sharesim {
 
 std::string_view sharesim_version();
+
+// The measured tables of the built-in workload profiles (MIG slice speeds, fitted interference,
+// measured pair speeds) that the sharing policies use where a profile has them.
+MeasuredProfiles builtin_measured_profiles();
 
 class ScenarioRun {
  public:
