@@ -3,6 +3,7 @@
 #include <chrono>
 #include <sstream>
 
+#include "apps/run_verdict.h"
 #include "policies/policy_registry.h"
 #include "sim/metrics/output_files.h"
 #include "workloads/profiles/workload_profile.h"
@@ -56,6 +57,7 @@ nlohmann::ordered_json ScenarioRun::summary() const {
   summary["scenario"] = scenario_.document;
   summary["seed"] = scenario_.seed;
   summary["metrics"] = run_metrics_json(metrics_);
+  summary["warnings"] = run_warnings(*this, "the run");
   // The calibration numbers each GPU model of the cluster ran with, and where they came from.
   nlohmann::ordered_json calibration = nlohmann::ordered_json::object();
   for (const NodePool& pool : cluster_->pools()) {
@@ -74,10 +76,14 @@ void ScenarioRun::write_outputs(const std::string& dir) {
   const std::string gpus = gpus_csv(*runtime_, end_);
   const std::string timeseries = timeseries_csv(*runtime_);
   const std::string services = services_csv(metrics_);
+  const std::string request_latency = request_latency_csv(metrics_);
   write_output_file(dir, "jobs.csv", jobs);
   write_output_file(dir, "gpus.csv", gpus);
   write_output_file(dir, "timeseries.csv", timeseries);
-  if (!metrics_.services.empty()) write_output_file(dir, "services.csv", services);
+  if (!metrics_.services.empty()) {
+    write_output_file(dir, "services.csv", services);
+    write_output_file(dir, "request_latency.csv", request_latency);
+  }
   if (event_log_) write_output_file(dir, "events.csv", event_log_->str());
   write_output_file(dir, "summary.json", summary_text);
 }

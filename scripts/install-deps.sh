@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   python3  # tests/cli/cli_test.sh reads JSON outputs with it
   gnuplot-nox  # sharesim place-sweep draws its plots with it (docs/placement.md)
+  chromium  # the report test renders the HTML report headless (tests/report/)
 )
 
 missing=()

@@ -133,8 +133,24 @@ std::string services_csv(const RunMetrics& metrics) {
   return out;
 }
 
+std::string request_latency_csv(const RunMetrics& metrics) {
+  std::string out = "origin,kind,quantile,latency_s\n";
+  for (const ServiceMetrics& s : metrics.services) {
+    const std::size_t points = s.latency_quantiles_s.size();
+    for (std::size_t i = 0; i < points; ++i) {
+      CsvRow(out)
+          .text(s.name)
+          .text(s.kind)
+          .number(static_cast<double>(i) / static_cast<double>(points - 1))
+          .number(s.latency_quantiles_s[i])
+          .end();
+    }
+  }
+  return out;
+}
+
 std::string timeseries_csv(const ClusterRuntime& runtime) {
-  std::string out = "time_s,pending,running,completed,allocated_gpus,busy_gpus\n";
+  std::string out = "time_s,pending,running,completed,failed,allocated_gpus,busy_gpus,memory_used_mib\n";
   for (const TimeseriesSample& s : runtime.timeseries()) {
     const RuntimeCounters& c = s.counters;
     CsvRow(out)
@@ -142,8 +158,10 @@ std::string timeseries_csv(const ClusterRuntime& runtime) {
         .integer(s.pending)
         .integer(c.running)
         .integer(c.completed)
+        .integer(c.failed)
         .integer(c.allocated_gpus)
         .integer(c.busy_gpus)
+        .integer(c.memory_used_mib)
         .end();
   }
   return out;

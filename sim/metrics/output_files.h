@@ -15,6 +15,8 @@ std::string gpus_csv(const ClusterRuntime& runtime, SimTime horizon);
 std::string timeseries_csv(const ClusterRuntime& runtime);
 // One row per origin of behaviour jobs (inference services, notebooks); header only when none.
 std::string services_csv(const RunMetrics& metrics);
+// The latency CDF of each origin of behaviour jobs: origin,kind,quantile,latency_s, 101 rows each.
+std::string request_latency_csv(const RunMetrics& metrics);
 
 // Creates `dir` if needed. Throws InputError (file = dir) when it cannot be created or written.
 void write_output_file(const std::string& dir, const std::string& name, const std::string& content);
