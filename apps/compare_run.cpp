@@ -1,12 +1,11 @@
 #include "apps/compare_run.h"
 
-#include "apps/progress_bar.h"
-#include "apps/run_verdict.h"
-
 #include <algorithm>
 #include <cstdio>
 #include <optional>
 
+#include "apps/progress_bar.h"
+#include "apps/run_verdict.h"
 #include "policies/mig/mig_profiles.h"
 #include "policies/vgpu/vgpu_types.h"
 #include "sim/core/csv_format.h"
@@ -162,7 +161,8 @@ const std::vector<Figure>& figures() {
       {"jobs_submitted", "jobs submitted", -1, [](const M& m) { return when(true, double(m.submitted)); }},
       {"jobs_completed", "jobs completed", -1, [](const M& m) { return when(true, double(m.completed)); }},
       {"jobs_failed", "jobs failed", -1, [](const M& m) { return when(true, double(m.failed)); }},
-      {"jobs_pending_at_end", "jobs pending at end", -1, [](const M& m) { return when(true, double(m.pending_at_end)); }},
+      {"jobs_pending_at_end", "jobs pending at end", -1,
+       [](const M& m) { return when(true, double(m.pending_at_end)); }},
       {"jobs_never_started", "  of which never started", -1,
        [](const M& m) { return when(true, double(m.never_started)); }},
       {"jct_p50_s", "JCT p50 (s)", 1, [](const M& m) { return when(m.jct_s.count > 0, m.jct_s.p50); }},
@@ -233,7 +233,8 @@ void append_flat(std::string& out, const std::string& key, const Json& value) {
   }
   std::string text;
   if (value.is_array()) {
-    for (const Json& item : value) text += (text.empty() ? "" : "|") + (item.is_string() ? item.get<std::string>() : item.dump());
+    for (const Json& item : value)
+      text += (text.empty() ? "" : "|") + (item.is_string() ? item.get<std::string>() : item.dump());
   } else {
     text = value.is_string() ? value.get<std::string>() : value.dump();
   }
@@ -369,9 +370,9 @@ void CompareRun::run(bool progress) {
   for (CompareResult& result : results_) {
     try {
       if (progress) {
-        ProgressBar bar(scenario_.until, result.run->runtime(),
-                        "[" + std::to_string(++done) + "/" + std::to_string(results_.size()) + "] " +
-                            result.variant.name + "  ");
+        ProgressBar bar(
+            scenario_.until, result.run->runtime(),
+            "[" + std::to_string(++done) + "/" + std::to_string(results_.size()) + "] " + result.variant.name + "  ");
         result.run->run([&bar](SimTime now) { bar.update(now); });
         bar.finish();
       } else {

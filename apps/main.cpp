@@ -15,11 +15,11 @@
 
 #include "apps/compare_command.h"
 #include "apps/place_command.h"
+#include "apps/profiles_command.h"
 #include "apps/progress_bar.h"
 #include "apps/report/html_report.h"
 #include "apps/report_command.h"
 #include "apps/run_verdict.h"
-#include "apps/profiles_command.h"
 #include "apps/scenario_run.h"
 #include "apps/seed_option.h"
 #include "apps/summary_table.h"

@@ -67,9 +67,9 @@ std::vector<std::string> compare_verdict(const Scenario& scenario, const std::ve
   lines.push_back("every job started by the end: " +
                   who_meets(candidates, [](const RunMetrics& m) { return m.never_started == 0; }));
   if (scenario.slo.max_slowdown > 0) {
-    lines.push_back("job SLO (completion within " + format_fixed(scenario.slo.max_slowdown, 2) +
-                    "x standalone, for " + percent(target) + " of completed jobs, every job started): " +
-                    who_meets(candidates, [target](const RunMetrics& m) {
+    lines.push_back("job SLO (completion within " + format_fixed(scenario.slo.max_slowdown, 2) + "x standalone, for " +
+                    percent(target) +
+                    " of completed jobs, every job started): " + who_meets(candidates, [target](const RunMetrics& m) {
                       return m.never_started == 0 && m.slo_attainment >= target;
                     }));
   }
@@ -78,14 +78,15 @@ std::vector<std::string> compare_verdict(const Scenario& scenario, const std::ve
   for (std::size_t s = 0; s < services.size(); ++s) {
     if (services[s].slo_s <= 0) continue;
     lines.push_back("service " + quote(services[s].name) + " (latency within " + format_fixed(services[s].slo_s, 3) +
-                    " s for " + percent(target) + " of requests, every pod started): " +
-                    who_meets(candidates, [s, target](const RunMetrics& m) {
+                    " s for " + percent(target) +
+                    " of requests, every pod started): " + who_meets(candidates, [s, target](const RunMetrics& m) {
                       if (s >= m.services.size()) return false;
                       const OriginMetrics* origin = nullptr;
                       for (const OriginMetrics& o : m.origins) {
                         if (o.name == m.services[s].name) origin = &o;
                       }
-                      return m.services[s].slo_attainment >= target && (origin == nullptr || origin->never_started == 0);
+                      return m.services[s].slo_attainment >= target &&
+                             (origin == nullptr || origin->never_started == 0);
                     }));
   }
   return lines;

@@ -20,12 +20,12 @@ std::string stats_row(const char* label, const SampleSummary& s, const std::stri
 std::string service_row(const ServiceMetrics& s) {
   char line[256];
   const bool any = s.latency_s.count > 0;
-  std::snprintf(line, sizeof line, "  %-20s  %-9s %9llu %9llu %8llu %10s %10s %7s %8s\n", s.name.c_str(),
-                s.kind.c_str(), static_cast<unsigned long long>(s.arrived),
-                static_cast<unsigned long long>(s.latency_s.count), static_cast<unsigned long long>(s.dropped),
-                any ? format_fixed(s.latency_s.p50, 3).c_str() : "-", any ? format_fixed(s.latency_s.p99, 3).c_str() : "-",
-                s.slo_s > 0 ? format_fixed(s.slo_s, 3).c_str() : "-",
-                s.slo_attainment >= 0 ? format_fixed(s.slo_attainment, 3).c_str() : "-");
+  std::snprintf(
+      line, sizeof line, "  %-20s  %-9s %9llu %9llu %8llu %10s %10s %7s %8s\n", s.name.c_str(), s.kind.c_str(),
+      static_cast<unsigned long long>(s.arrived), static_cast<unsigned long long>(s.latency_s.count),
+      static_cast<unsigned long long>(s.dropped), any ? format_fixed(s.latency_s.p50, 3).c_str() : "-",
+      any ? format_fixed(s.latency_s.p99, 3).c_str() : "-", s.slo_s > 0 ? format_fixed(s.slo_s, 3).c_str() : "-",
+      s.slo_attainment >= 0 ? format_fixed(s.slo_attainment, 3).c_str() : "-");
   return line;
 }
 
@@ -63,10 +63,11 @@ std::string format_summary_table(const ScenarioRun& run, const std::string& outp
   if (shared) {
     // Slowdown is over completed jobs with standalone work; notebooks and services have none,
     // their slowdown is per cell or request (the services table below).
-    out += "sharing     SM utilization " + format_fixed(m.sm_utilization_mean, 3) + "   slowdown " +
-           (m.slowdown.count > 0 ? "p50 " + format_fixed(m.slowdown.p50, 2) + "   p95 " + format_fixed(m.slowdown.p95, 2)
-                                 : std::string("- (no completed job with standalone work)")) +
-           "   context switches " + format_fixed(m.context_switches, 0) + "\n";
+    out +=
+        "sharing     SM utilization " + format_fixed(m.sm_utilization_mean, 3) + "   slowdown " +
+        (m.slowdown.count > 0 ? "p50 " + format_fixed(m.slowdown.p50, 2) + "   p95 " + format_fixed(m.slowdown.p95, 2)
+                              : std::string("- (no completed job with standalone work)")) +
+        "   context switches " + format_fixed(m.context_switches, 0) + "\n";
   }
   if (!m.services.empty()) {
     out += "\n  service               kind       requests  finished  dropped  p50 (s)    p99 (s)    SLO (s) SLO met\n";
@@ -74,7 +75,9 @@ std::string format_summary_table(const ScenarioRun& run, const std::string& outp
     if (m.origins.size() <= 1 && m.pools.size() <= 1) out += "\n";
   }
   if (m.origins.size() > 1) {
-    out += "\n  origin                kind        jobs     done  never started   wait p50   wait p95    JCT p50    JCT p95\n";
+    out +=
+        "\n  origin                kind        jobs     done  never started   wait p50   wait p95    JCT p50    JCT "
+        "p95\n";
     for (const OriginMetrics& o : m.origins) {
       char line[256];
       std::snprintf(line, sizeof line, "  %-20s  %-9s %6llu %8llu %14llu %10.1f %10.1f %10.1f %10.1f\n", o.name.c_str(),

@@ -14,30 +14,49 @@ std::string escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
 }
 
+PlotSpec plot(const char* name, const char* title, const char* xlabel, const char* ylabel) {
+  PlotSpec spec;
+  spec.name = name;
+  spec.title = title;
+  spec.xlabel = xlabel;
+  spec.ylabel = ylabel;
+  return spec;
+}
+
 std::vector<PlotSpec> plots_of(ReportInput& input) {
-  PlotSpec jct{"jct-cdf", "Job completion time (completed jobs)", "JCT (s)", "share of jobs"};
+  PlotSpec jct = plot("jct-cdf", "Job completion time (completed jobs)", "JCT (s)", "share of jobs");
   jct.log_x = true;
-  PlotSpec slowdown{"slowdown-cdf", "Slowdown: run time / standalone time (completed jobs)", "slowdown",
-                    "share of jobs"};
-  PlotSpec wait{"wait-cdf", "Wait: all jobs, never-started ones censored at the end", "wait (s)", "share of jobs"};
-  PlotSpec latency{"latency-cdf", "Request latency (dashed: SLO)", "latency (s)", "share of requests"};
+  PlotSpec slowdown =
+      plot("slowdown-cdf", "Slowdown: run time / standalone time (completed jobs)", "slowdown", "share of jobs");
+  PlotSpec wait =
+      plot("wait-cdf", "Wait: all jobs, never-started ones censored at the end", "wait (s)", "share of jobs");
+  PlotSpec latency = plot("latency-cdf", "Request latency (dashed: SLO)", "latency (s)", "share of requests");
   latency.log_x = true;
-  PlotSpec gpus{"gpus-in-use", "GPUs in use (held by at least one pod)", "time (h)", "GPUs"};
-  PlotSpec utilization{"utilization", "Utilization: share of GPUs with a pod making progress", "time (h)",
-                       "busy GPUs / GPUs"};
-  PlotSpec memory{"memory", "GPU memory held by pods, all GPUs", "time (h)", "GiB"};
+  PlotSpec gpus = plot("gpus-in-use", "GPUs in use (held by at least one pod)", "time (h)", "GPUs");
+  PlotSpec utilization =
+      plot("utilization", "Utilization: share of GPUs with a pod making progress", "time (h)", "busy GPUs / GPUs");
+  PlotSpec memory = plot("memory", "GPU memory held by pods, all GPUs", "time (h)", "GiB");
   gpus.steps = utilization.steps = memory.steps = true;
-  PlotSpec kills{"kills", "Kills by cause", "", "pods killed"};
+  PlotSpec kills = plot("kills", "Kills by cause", "", "pods killed");
   kills.bar_titles = {"OOM", "fault", "admission error"};
   bool any_positive_jct = true;
   for (ReportRun& run : input.runs) {
@@ -50,7 +69,9 @@ std::vector<PlotSpec> plots_of(ReportInput& input) {
       const std::string title = input.runs.size() > 1 ? run.label + " " + curve.origin : curve.origin;
       std::vector<std::pair<double, double>> points;
       for (const auto& point : curve.points) {
-        if (point.first > 0) points.push_back(point);  // log axis
+        // Log axis: no zero; and from the 1st percentile on, as the fastest request's latency
+        // alone would stretch the axis over decades nobody reads.
+        if (point.first > 0 && point.second >= 0.01) points.push_back(point);
       }
       latency.series.push_back({title, points});
       if (curve.slo_s > 0) {

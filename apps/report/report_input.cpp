@@ -1,5 +1,7 @@
 #include "apps/report/report_input.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -96,6 +98,16 @@ ReportRun read_run(const std::string& label, const fs::path& dir) {
   return run;
 }
 
+// A compare.csv field for the table: "-" when empty, a fraction to 3 decimals (as the compare
+// table prints most figures), anything else as written.
+std::string table_cell(const std::string& field) {
+  if (field.empty()) return "-";
+  if (field.find('.') == std::string::npos) return field;
+  char* end = nullptr;
+  const double value = std::strtod(field.c_str(), &end);
+  return end != nullptr && *end == '\0' ? format_fixed(value, 3) : field;
+}
+
 std::string cell(const nlohmann::json& value) {
   if (value.is_null()) return "-";
   if (value.is_number_float()) return format_fixed(value.get<double>(), 3);
@@ -114,7 +126,8 @@ void run_table(ReportInput& input) {
           input.table_rows.push_back({std::string(section) + " " + key + " " + stat, cell(value[stat])});
         }
       } else if (value.is_object() && key == "killed") {
-        for (const auto& [cause, count] : value.items()) input.table_rows.push_back({"jobs killed " + cause, cell(count)});
+        for (const auto& [cause, count] : value.items())
+          input.table_rows.push_back({"jobs killed " + cause, cell(count)});
       } else if (!value.is_object() && !value.is_array()) {
         input.table_rows.push_back({std::string(section) + " " + key, cell(value)});
       }
@@ -144,8 +157,7 @@ void compare_table(ReportInput& input) {
   while (header_reader.next_row()) {
     input.table_header.push_back(header_reader.field("variant"));
     for (std::size_t c = 0; c < columns.size(); ++c) {
-      const std::string& value = header_reader.field(columns[c]);
-      by_column[c].push_back(value.empty() ? "-" : value);
+      by_column[c].push_back(table_cell(header_reader.field(columns[c])));
     }
   }
   for (std::size_t c = 1; c < columns.size(); ++c) {

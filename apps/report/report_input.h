@@ -20,7 +20,7 @@ struct ReportSample {
 struct LatencyCurve {
   std::string origin;
   std::string kind;
-  double slo_s = 0;  // 0 = none
+  double slo_s = 0;                               // 0 = none
   std::vector<std::pair<double, double>> points;  // (latency s, quantile)
 };
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "experiments/fragmentation/gnuplot.h"
@@ -46,7 +47,8 @@ std::string read_text(const fs::path& path) {
 }
 
 // Colour-blind-safe palette (Okabe & Ito 2008, "Color Universal Design").
-constexpr const char* kColours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"};
+constexpr const char* kColours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
+                                    "#E69F00", "#56B4E9", "#000000", "#F0E442"};
 
 }  // namespace
 
@@ -90,7 +92,7 @@ std::string draw_svg(const PlotSpec& plot, const std::string& work_dir) {
     }
     script += "\n";
   } else {
-    if (plot.log_x) script += "set logscale x\n";
+    if (plot.log_x) script += "set logscale x\nset format x '%g'\n";
     std::size_t block = 0;
     std::string plots;
     for (const PlotSeries& s : plot.series) {

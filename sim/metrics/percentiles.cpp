@@ -52,7 +52,8 @@ std::vector<double> quantile_points(std::vector<double>& values, std::size_t poi
   std::sort(values.begin(), values.end());
   out.reserve(points);
   for (std::size_t i = 0; i < points; ++i) {
-    const double position = static_cast<double>(i) / static_cast<double>(points - 1) * static_cast<double>(values.size() - 1);
+    const double position =
+        static_cast<double>(i) / static_cast<double>(points - 1) * static_cast<double>(values.size() - 1);
     const auto lower = static_cast<std::size_t>(std::floor(position));
     const double high = lower + 1 < values.size() ? values[lower + 1] : values[lower];
     out.push_back(values[lower] + (position - static_cast<double>(lower)) * (high - values[lower]));

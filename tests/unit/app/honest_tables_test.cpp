@@ -15,11 +15,11 @@ namespace {
 
 // One exclusive A100-80GB; three 100 s jobs arrive at 0: one runs, two wait.
 std::string queue_scenario(const std::string& until, const std::string& extra = "") {
-  return shared_scenario(1, 1, R"({"policy": "exclusive"})",
-                         jobs_workload({{"a", 0, 100, R"({"gpus": 1})"},
-                                        {"b", 0, 100, R"({"gpus": 1})"},
-                                        {"c", 0, 100, R"({"gpus": 1})"}}),
-                         R"("until": ")" + until + R"(", )" + extra);
+  return shared_scenario(
+      1, 1, R"({"policy": "exclusive"})",
+      jobs_workload(
+          {{"a", 0, 100, R"({"gpus": 1})"}, {"b", 0, 100, R"({"gpus": 1})"}, {"c", 0, 100, R"({"gpus": 1})"}}),
+      R"("until": ")" + until + R"(", )" + extra);
 }
 
 TEST(HonestTables, NeverStartedJobsCountInTheCensoredWaits) {
@@ -42,9 +42,9 @@ TEST(HonestTables, NeverStartedJobsCountInTheCensoredWaits) {
 
 TEST(HonestTables, CostOfGpuHoursUsedBesideProvisioned) {
   // Two GPUs for 720 s; one job holds one of them for 360 s.
-  const auto run = run_text(shared_scenario(1, 2, R"({"policy": "exclusive"})",
-                                            jobs_workload({{"a", 0, 360, R"({"gpus": 1})"}}),
-                                            R"("until": "720s", "cost": {"gpu_hour": 10}, )"));
+  const auto run =
+      run_text(shared_scenario(1, 2, R"({"policy": "exclusive"})", jobs_workload({{"a", 0, 360, R"({"gpus": 1})"}}),
+                               R"("until": "720s", "cost": {"gpu_hour": 10}, )"));
   const RunMetrics& m = run->metrics();
   EXPECT_NEAR(m.gpu_hours_provisioned, 0.4, 1e-12);  // 2 GPUs x 0.2 h
   EXPECT_NEAR(m.cost, 4.0, 1e-9);
@@ -53,27 +53,27 @@ TEST(HonestTables, CostOfGpuHoursUsedBesideProvisioned) {
 
 TEST(HonestTables, CatalogPriceAppliesWithoutAScenarioPriceAndPerModelOverridesIt) {
   const std::string workload = jobs_workload({{"a", 0, 3600, R"({"gpus": 1})"}});
-  const auto catalog_priced = run_text(shared_scenario(1, 1, R"({"policy": "exclusive"})", workload,
-                                                       R"("until": "1h", )", "H100-80GB"));
+  const auto catalog_priced =
+      run_text(shared_scenario(1, 1, R"({"policy": "exclusive"})", workload, R"("until": "1h", )", "H100-80GB"));
   EXPECT_NEAR(catalog_priced->metrics().cost, GpuCatalog::builtin().find("H100-80GB")->gpu_hour_usd, 1e-9);
-  const auto overridden =
-      run_text(shared_scenario(1, 1, R"({"policy": "exclusive"})", workload,
-                               R"("until": "1h", "cost": {"gpu_hour": 1, "gpu_hour_by_model": {"H100-80GB": 3}}, )",
-                               "H100-80GB"));
+  const auto overridden = run_text(shared_scenario(
+      1, 1, R"({"policy": "exclusive"})", workload,
+      R"("until": "1h", "cost": {"gpu_hour": 1, "gpu_hour_by_model": {"H100-80GB": 3}}, )", "H100-80GB"));
   EXPECT_NEAR(overridden->metrics().cost, 3.0, 1e-9);
 }
 
 TEST(HonestTables, GpusUsedAtPeakCountsAPodItsOwnAllocationKilled) {
   // 90000 MiB does not fit an A100-80GB (81920 MiB): the pod dies of OOM as it joins.
-  const auto run = run_text(shared_scenario(1, 1, R"({"policy": "timeslice", "replicas": 4})",
-                                            jobs_workload({{"big", 0, 100, R"({"gpus": 1, "demand": {"mem_mib": 90000}})"}})));
+  const auto run =
+      run_text(shared_scenario(1, 1, R"({"policy": "timeslice", "replicas": 4})",
+                               jobs_workload({{"big", 0, 100, R"({"gpus": 1, "demand": {"mem_mib": 90000}})"}})));
   EXPECT_EQ(run->metrics().killed_oom, 1u);
   EXPECT_EQ(run->metrics().gpus_used_peak, 1u);
 }
 
 TEST(HonestTables, NotebookRunHasNoZeroSlowdownAndShowsServiceRows) {
-  const auto run = run_text(read_text_file(SHARESIM_SOURCE_DIR "/scenarios/notebooks-timeslice.json"),
-                            {{"until", "30m"}});
+  const auto run =
+      run_text(read_text_file(SHARESIM_SOURCE_DIR "/scenarios/notebooks-timeslice.json"), {{"until", "30m"}});
   const std::string table = format_summary_table(*run, "");
   EXPECT_EQ(table.find("slowdown p50 0.00"), std::string::npos) << table;
   EXPECT_NE(table.find("service "), std::string::npos) << table;
@@ -83,7 +83,9 @@ TEST(HonestTables, NotebookRunHasNoZeroSlowdownAndShowsServiceRows) {
 TEST(HonestTables, AVariantThatPlacesNothingIsWarnedAndMissesTheVerdict) {
   // Mixed-strategy MIG offers nvidia.com/mig-* only; the pods ask for nvidia.com/gpu.
   const Scenario scenario = load_scenario_text(
-      queue_scenario("1h", R"("slo": {"max_slowdown": 2}, "compare": {"variants": {"mig-mixed": {"policy": "mig", "strategy": "mixed", "layout": "all-1g.10gb"}}}, )"),
+      queue_scenario(
+          "1h",
+          R"("slo": {"max_slowdown": 2}, "compare": {"variants": {"mig-mixed": {"policy": "mig", "strategy": "mixed", "layout": "all-1g.10gb"}}}, )"),
       "<test>", GpuCatalog::builtin());
   CompareRun compare(scenario, GpuCatalog::builtin(), {"exclusive", "mig-mixed"});
   compare.run();

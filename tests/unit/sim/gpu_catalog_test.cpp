@@ -32,11 +32,9 @@ const GpuModel& model(const std::string& id) {
 // ---- the builtin catalog --------------------------------------------------------------
 
 TEST(GpuCatalogBuiltin, LoadsEveryRequiredModelInFileOrder) {
-  const std::vector<std::string> expected = {"A100-40GB",  "A100-80GB", "H100-80GB", "H100-PCIe",
-                                             "H200-141GB", "L4",        "T4",        "V100-16GB",
-                                             "V100-32GB",  "A10",       "P100",      "RTX3060-Laptop",
-                                             "RTX4090",    "L40S",      "A10G",      "H20",
-                                             "B200"};
+  const std::vector<std::string> expected = {
+      "A100-40GB", "A100-80GB", "H100-80GB",      "H100-PCIe", "H200-141GB", "L4",   "T4",  "V100-16GB", "V100-32GB",
+      "A10",       "P100",      "RTX3060-Laptop", "RTX4090",   "L40S",       "A10G", "H20", "B200"};
   EXPECT_EQ(GpuCatalog::builtin().ids(), expected);
   EXPECT_EQ(GpuCatalog::builtin().models().size(), 17U);
   EXPECT_EQ(GpuCatalog::builtin().find("A100-80G"), nullptr);
@@ -102,8 +100,8 @@ TEST(GpuCatalogBuiltin, MpsClientLimitIs48FromVoltaAnd16Before) {
 }
 
 TEST(GpuCatalogBuiltin, MigOnlyOnA100HopperAndB200) {
-  const std::set<std::string> with_mig = {"A100-40GB", "A100-80GB", "H100-80GB", "H100-PCIe",
-                                          "H200-141GB", "H20",      "B200"};
+  const std::set<std::string> with_mig = {"A100-40GB",  "A100-80GB", "H100-80GB", "H100-PCIe",
+                                          "H200-141GB", "H20",       "B200"};
   for (const GpuModel& gpu : GpuCatalog::builtin().models()) {
     const bool expected = with_mig.count(gpu.id) == 1;
     EXPECT_EQ(gpu.mig_supported, expected) << gpu.id;
