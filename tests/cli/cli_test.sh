@@ -512,6 +512,32 @@ fi
 expect_bad_input "profiles mig-check: a missing data folder is named" "" "/nonexistent/mig_mean_iter_latency_s.csv" \
   profiles mig-check --miso /nonexistent
 
+# ---- warnings, --strict and report (issue 15) --------------------------------------------
+
+# A MIG variant with the mixed strategy offers nvidia.com/mig-* only: nothing asking for
+# nvidia.com/gpu is placed.
+cat >"$tmp/strict.json" <<'JSON'
+{ "name": "strict", "seed": 1, "until": "1h",
+  "cluster": { "node_pools": [ { "name": "p", "nodes": 1, "gpu": "A100-80GB", "gpus_per_node": 2,
+    "cpu_milli": 64000, "memory_mib": 262144, "sharing": { "policy": "exclusive" } } ] },
+  "workload": { "jobs": [ { "name": "j", "replicas": 3, "duration": "10m", "request": { "gpus": 1 } } ] },
+  "compare": { "variants": { "mig-mixed": { "policy": "mig", "strategy": "mixed", "layout": "all-1g.10gb" } } } }
+JSON
+check "compare: a variant that places nothing succeeds without --strict" \
+  succeeds compare -q "$tmp/strict.json" --policies exclusive,mig-mixed -o "$tmp/strict-1"
+check "compare: the warning names the variant and the scheduler's reason" \
+  grep -q "^sharesim: warning: policy mig-mixed placed no job: 3 jobs never started, e.g. 0/1 nodes are available" "$tmp/stderr"
+"$bin" compare -q "$tmp/strict.json" --policies exclusive,mig-mixed --strict -o "$tmp/strict-2" >/dev/null 2>&1
+check "compare --strict exits 3 on the warning" test $? -eq 3
+check "compare --strict still writes the outputs" files_exist "$tmp/strict-2" compare.csv compare.json
+check "compare.csv has no JSON in its cells" test "$(grep -c '[{}]' "$tmp/strict-1/compare.csv")" = 0
+check "compare.json keeps the warning" python3 -c '
+import json, sys; assert len(json.load(open(sys.argv[1]))["warnings"]) == 1' "$tmp/strict-1/compare.json"
+"$bin" run -q "$tmp/strict.json" --strict -o "$tmp/strict-3" >/dev/null 2>&1
+check "run --strict exits 0 when every job ran" test $? -eq 0
+expect_bad_input "report: a directory without outputs is named" "" "$tmp/nothing-here/summary.json" \
+  report "$tmp/nothing-here"
+
 # ---- help -------------------------------------------------------------------------------
 
 check "--help exits 0" succeeds --help
