@@ -24,7 +24,8 @@ std::shared_ptr<ReportCommand> add_report_command(CLI::App& app) {
 bool report_command_chosen(const ReportCommand& command) { return command.command->parsed(); }
 
 int run_report_command(const ReportCommand& command) {
-  std::cout << "report      " << write_html_report(command.dir) << "\n";
+  const std::string path = write_html_report(command.dir);  // throws before anything is printed
+  std::cout << "report      " << path << "\n";
   return 0;
 }
 

@@ -13,6 +13,8 @@
 namespace sharesim {
 namespace {
 
+using namespace testing;
+
 // One exclusive A100-80GB; three 100 s jobs arrive at 0: one runs, two wait.
 std::string queue_scenario(const std::string& until, const std::string& extra = "") {
   return shared_scenario(
