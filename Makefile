@@ -25,7 +25,7 @@ build-dev: deps build/dev/CMakeCache.txt
 
 demo: deps build/release/CMakeCache.txt
 	cmake --build --preset release -j $(JOBS) --target sharesim
-	build/release/apps/sharesim compare $(DEMO_SCENARIO) --policies $(DEMO_POLICIES)
+	build/release/apps/sharesim compare $(DEMO_SCENARIO) --policies $(DEMO_POLICIES) --report
 
 test: build-dev
 	ctest --preset dev -j $(JOBS)

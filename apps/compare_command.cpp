@@ -1,5 +1,7 @@
 #include "apps/compare_command.h"
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <optional>
@@ -7,6 +9,8 @@
 #include <vector>
 
 #include "apps/compare_run.h"
+#include "apps/report/html_report.h"
+#include "apps/report_command.h"
 #include "apps/seed_option.h"
 
 namespace sharesim {
@@ -20,6 +24,8 @@ struct CompareCommand {
   std::vector<std::string> sets;
   std::string catalog_path;
   bool quiet = false;
+  bool report = false;
+  bool strict = false;
 };
 
 std::shared_ptr<CompareCommand> add_compare_command(CLI::App& app) {
@@ -38,6 +44,9 @@ std::shared_ptr<CompareCommand> add_compare_command(CLI::App& app) {
       ->allow_extra_args(false);
   compare->add_option("--catalog", options->catalog_path, "GPU catalog file instead of the built-in one");
   compare->add_flag("-q,--quiet", options->quiet, "Print nothing on success");
+  compare->add_flag("--report", options->report, "Also write DIR/report.html: plots and tables (needs gnuplot)");
+  compare->add_flag("--strict", options->strict,
+                    "Exit 3 when a variant placed no job or left most jobs pending (outputs are written anyway)");
   return options;
 }
 
@@ -54,10 +63,14 @@ int run_compare_command(const CompareCommand& command) {
   const Scenario scenario = load_scenario_file(command.path, catalog, overrides);
   const std::string output = command.output.empty() ? "results/runs/" + scenario.name + "-compare" : command.output;
   CompareRun compare(scenario, catalog, names);
-  compare.run();
+  compare.run(!command.quiet && isatty(STDERR_FILENO));
   compare.write_outputs(output);
-  if (!command.quiet) std::cout << compare.table(output);
-  return 0;
+  const std::string report = command.report ? write_html_report(output) : "";
+  if (!command.quiet) {
+    std::cout << compare.table(output);
+    if (!report.empty()) std::cout << "report      " << report << "\n";
+  }
+  return report_warnings(compare.warnings(), command.strict);
 }
 
 }  // namespace sharesim

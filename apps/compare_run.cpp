@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <optional>
 
+#include "apps/progress_bar.h"
+#include "apps/run_verdict.h"
 #include "sim/core/csv_format.h"
 #include "sim/metrics/output_files.h"
 #include "sim/metrics/output_set.h"
@@ -37,10 +39,19 @@ const std::vector<Figure>& figures() {
       {"jobs_submitted", "jobs submitted", -1, [](const M& m) { return when(true, double(m.submitted)); }},
       {"jobs_completed", "jobs completed", -1, [](const M& m) { return when(true, double(m.completed)); }},
       {"jobs_failed", "jobs failed", -1, [](const M& m) { return when(true, double(m.failed)); }},
+      {"jobs_pending_at_end", "jobs pending at end", -1,
+       [](const M& m) { return when(true, double(m.pending_at_end)); }},
+      {"jobs_never_started", "  of which never started", -1,
+       [](const M& m) { return when(true, double(m.never_started)); }},
       {"jct_p50_s", "JCT p50 (s)", 1, [](const M& m) { return when(m.jct_s.count > 0, m.jct_s.p50); }},
       {"jct_p95_s", "JCT p95 (s)", 1, [](const M& m) { return when(m.jct_s.count > 0, m.jct_s.p95); }},
-      {"wait_p50_s", "wait p50 (s)", 1, [](const M& m) { return when(m.wait_s.count > 0, m.wait_s.p50); }},
-      {"wait_p95_s", "wait p95 (s)", 1, [](const M& m) { return when(m.wait_s.count > 0, m.wait_s.p95); }},
+      {"wait_p50_s", "wait p50 (s), started", 1, [](const M& m) { return when(m.wait_s.count > 0, m.wait_s.p50); }},
+      {"wait_p95_s", "wait p95 (s), started", 1, [](const M& m) { return when(m.wait_s.count > 0, m.wait_s.p95); }},
+      // The never-started jobs at the wait they had reached by the end: a lower bound.
+      {"wait_censored_p50_s", "wait p50 (s), all, censored at end", 1,
+       [](const M& m) { return when(m.wait_censored_s.count > 0, m.wait_censored_s.p50); }},
+      {"wait_censored_p95_s", "wait p95 (s), all, censored at end", 1,
+       [](const M& m) { return when(m.wait_censored_s.count > 0, m.wait_censored_s.p95); }},
       {"slowdown_p50", "slowdown p50", 2, [](const M& m) { return when(m.slowdown.count > 0, m.slowdown.p50); }},
       {"slowdown_p95", "slowdown p95", 2, [](const M& m) { return when(m.slowdown.count > 0, m.slowdown.p95); }},
       {"throughput_per_hour", "throughput (jobs/h)", 2,
@@ -69,7 +80,11 @@ const std::vector<Figure>& figures() {
       {"gpus_used_peak", "GPUs used at peak", -1, [](const M& m) { return when(true, double(m.gpus_used_peak)); }},
       {"gpu_count", "GPUs in the cluster", -1, [](const M& m) { return when(true, double(m.gpu_count)); }},
       {"context_switches", "context switches", 0, [](const M& m) { return when(true, m.context_switches); }},
-      {"cost_total", "cost", 2, [](const M& m) { return when(true, m.cost); }},
+      {"gpu_hours_used", "GPU-hours used", 1, [](const M& m) { return when(true, m.gpu_hours_allocated); }},
+      {"gpu_hours_provisioned", "GPU-hours provisioned", 1,
+       [](const M& m) { return when(true, m.gpu_hours_provisioned); }},
+      {"cost_used", "cost of GPU-hours used", 2, [](const M& m) { return when(true, m.cost_used); }},
+      {"cost_total", "cost provisioned", 2, [](const M& m) { return when(true, m.cost); }},
       {"cost_vgpu_licenses", "  of which vGPU licenses", 2, [](const M& m) { return when(true, m.license_cost); }},
   };
   return list;
@@ -84,6 +99,39 @@ Json json_value(const Figure& figure, std::optional<double> value) {
   if (!value) return nullptr;
   if (figure.decimals < 0) return static_cast<std::uint64_t>(*value);
   return *value;
+}
+
+// A sharing object as flat text for a CSV cell, no JSON in it: "policy=mig strategy=single
+// layout=all-2g.20gb"; nested objects as dotted keys, lists joined by '|'; per pool (when pools
+// differ) "a100: policy=vgpu profile=A100-20C; h100: ...".
+void append_flat(std::string& out, const std::string& key, const Json& value) {
+  if (value.is_object()) {
+    for (auto entry = value.begin(); entry != value.end(); ++entry) append_flat(out, key + "." + entry.key(), *entry);
+    return;
+  }
+  std::string text;
+  if (value.is_array()) {
+    for (const Json& item : value)
+      text += (text.empty() ? "" : "|") + (item.is_string() ? item.get<std::string>() : item.dump());
+  } else {
+    text = value.is_string() ? value.get<std::string>() : value.dump();
+  }
+  out += (out.empty() ? "" : " ") + key + "=" + text;
+}
+
+std::string sharing_text(const Json& sharing) {
+  std::string out;
+  const bool by_pool = !sharing.contains("policy");
+  for (auto entry = sharing.begin(); entry != sharing.end(); ++entry) {
+    if (by_pool) {
+      out += (out.empty() ? "" : "; ") + entry.key() + ": " + sharing_text(*entry);
+    } else {
+      std::string pair;
+      append_flat(pair, entry.key(), *entry);
+      out += (out.empty() ? "" : " ") + pair;
+    }
+  }
+  return out;
 }
 
 std::string pad_left(const std::string& text, std::size_t width) {
@@ -143,10 +191,19 @@ CompareRun::CompareRun(const Scenario& scenario, const GpuCatalog& catalog, cons
   }
 }
 
-void CompareRun::run() {
+void CompareRun::run(bool progress) {
+  std::size_t done = 0;
   for (CompareResult& result : results_) {
     try {
-      result.run->run();
+      if (progress) {
+        ProgressBar bar(
+            scenario_.until, result.run->runtime(),
+            "[" + std::to_string(++done) + "/" + std::to_string(results_.size()) + "] " + result.variant.name + "  ");
+        result.run->run([&bar](SimTime now) { bar.update(now); });
+        bar.finish();
+      } else {
+        result.run->run();
+      }
     } catch (const InputError& e) {
       // A trace row found bad only while the run reads it.
       rethrow_for_variant(e, scenario_, result.variant);
@@ -156,7 +213,7 @@ void CompareRun::run() {
 }
 
 std::string CompareRun::table(const std::string& output_dir) const {
-  const std::size_t label_width = 26;
+  const std::size_t label_width = 36;
   std::vector<std::size_t> widths;
   for (const CompareResult& r : results_) widths.push_back(std::max<std::size_t>(11, r.variant.name.size()) + 2);
   std::uint64_t gpus = 0;
@@ -195,6 +252,9 @@ std::string CompareRun::table(const std::string& output_dir) const {
       events += r.run->metrics().events;
     }
   }
+  const std::vector<std::string> verdict_lines = verdict();
+  if (!verdict_lines.empty()) out += "\nverdict\n";
+  for (const std::string& v : verdict_lines) out += "  " + v + "\n";
   char line[160];
   const std::size_t ran = ran_ ? results_.size() : 0;
   std::snprintf(line, sizeof line, "\nsimulated   %zu %s, %llu events, %.3f s wall\n", ran, ran == 1 ? "run" : "runs",
@@ -210,7 +270,7 @@ std::string CompareRun::csv() const {
   out += "\n";
   for (const CompareResult& r : results_) {
     CsvRow row(out);
-    row.text(r.variant.name).text(r.variant.policy).text(r.variant.sharing_summary().dump());
+    row.text(r.variant.name).text(r.variant.policy).text(sharing_text(r.variant.sharing_summary()));
     for (const Figure& figure : figures()) {
       const std::optional<double> value = ran_ ? figure.value(r.run->metrics()) : std::optional<double>(std::nullopt);
       if (value && figure.decimals < 0) {
@@ -222,6 +282,22 @@ std::string CompareRun::csv() const {
     row.end();
   }
   return out;
+}
+
+std::vector<std::string> CompareRun::warnings() const {
+  std::vector<std::string> lines;
+  if (!ran_) return lines;
+  for (const CompareResult& r : results_) {
+    for (std::string& w : run_warnings(*r.run, "policy " + r.variant.name)) lines.push_back(std::move(w));
+  }
+  return lines;
+}
+
+std::vector<std::string> CompareRun::verdict() const {
+  if (!ran_) return {};
+  std::vector<VerdictCandidate> candidates;
+  for (const CompareResult& r : results_) candidates.push_back({r.variant.name, r.run.get()});
+  return compare_verdict(scenario_, candidates);
 }
 
 Json CompareRun::json() const {
@@ -241,6 +317,8 @@ Json CompareRun::json() const {
     rows.push_back(std::move(row));
   }
   doc["policies"] = std::move(rows);
+  doc["verdict"] = verdict();
+  doc["warnings"] = warnings();
   return doc;
 }
 

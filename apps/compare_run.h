@@ -44,8 +44,9 @@ class CompareRun {
   // InputError for an unknown name or a bad config, naming the variant.
   CompareRun(const Scenario& scenario, const GpuCatalog& catalog, const std::vector<std::string>& names);
 
-  // Runs every variant, one after the other, each with the scenario's seed.
-  void run();
+  // Runs every variant, one after the other, each with the scenario's seed; with `progress`,
+  // draws a progress bar per variant on stderr (apps/progress_bar.h).
+  void run(bool progress = false);
 
   const Scenario& scenario() const { return scenario_; }
   const std::vector<CompareResult>& results() const { return results_; }
@@ -57,6 +58,11 @@ class CompareRun {
   // scenario and seed give byte-identical files.
   std::string csv() const;
   nlohmann::ordered_json json() const;
+
+  // Runs that placed nothing or left most jobs pending, one line each (apps/run_verdict.h).
+  std::vector<std::string> warnings() const;
+  // Per objective: which variants meet it, and which of those needs the fewest GPUs.
+  std::vector<std::string> verdict() const;
 
   // Writes each variant's run outputs into DIR/<variant>/, then DIR/compare.csv and, last,
   // DIR/compare.json. Every compare file is built before the first file is written.

@@ -2,7 +2,7 @@
 // prints; everything it does is reachable from the libraries (apps/scenario_run.h).
 //
 // Exit codes: 0 success, 2 bad input (scenario, trace, catalog, command line), 1 internal
-// error.
+// error, 3 a warning under --strict (apps/report_command.h).
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -19,6 +19,10 @@
 #include "apps/corun_command.h"
 #include "apps/place_command.h"
 #include "apps/profiles_command.h"
+#include "apps/progress_bar.h"
+#include "apps/report/html_report.h"
+#include "apps/report_command.h"
+#include "apps/run_verdict.h"
 #include "apps/scenario_run.h"
 #include "apps/seed_option.h"
 #include "apps/size_command.h"
@@ -64,48 +68,21 @@ Scenario load(const ScenarioArgs& args, const GpuCatalog& catalog) {
   return scenario;
 }
 
-// Draws "[#####.....] 45%  sim 13.5d  1234 jobs done" on stderr, at most 10 times a second,
-// starting after one second of wall time (short runs stay quiet).
-class ProgressBar {
- public:
-  ProgressBar(SimTime until, const ScenarioRun& run) : until_(until), run_(run), start_(Clock::now()), last_(start_) {}
-  void update(SimTime now) {
-    const auto t = Clock::now();
-    if (t - start_ < std::chrono::seconds(1) || t - last_ < std::chrono::milliseconds(100)) return;
-    last_ = t;
-    shown_ = true;
-    std::string line = "\r";
-    if (until_ != kTimeNever) {
-      const double fraction = static_cast<double>(now) / static_cast<double>(until_);
-      const int filled = static_cast<int>(fraction * 30);
-      line += "[" + std::string(static_cast<std::size_t>(filled), '#') +
-              std::string(static_cast<std::size_t>(30 - filled), '.') + "] " +
-              std::to_string(static_cast<int>(fraction * 100)) + "%  ";
-    }
-    line +=
-        "sim " + format_duration(now) + "  " + std::to_string(run_.runtime().counters().completed) + " jobs done   ";
-    std::fputs(line.c_str(), stderr);
-  }
-  void finish() {
-    if (shown_) std::fputs("\n", stderr);
-  }
-
- private:
-  using Clock = std::chrono::steady_clock;
-  SimTime until_;
-  const ScenarioRun& run_;
-  Clock::time_point start_, last_;
-  bool shown_ = false;
+struct RunFlags {
+  bool quiet = false;
+  bool report = false;  // also write report.html
+  bool strict = false;  // exit kExitStrictWarning on a warning
 };
 
-int command_run(const ScenarioArgs& args, std::string output_dir, bool quiet) {
+int command_run(const ScenarioArgs& args, std::string output_dir, const RunFlags& flags) {
+  const bool quiet = flags.quiet;
   GpuCatalog storage;
   const GpuCatalog& catalog = catalog_for(args, storage);
   const Scenario scenario = load(args, catalog);
   if (output_dir.empty()) output_dir = scenario.output.dir;
   if (output_dir.empty()) output_dir = "results/runs/" + scenario.name;
   ScenarioRun run(scenario, catalog);
-  ProgressBar bar(scenario.until, run);
+  ProgressBar bar(scenario.until, run.runtime());
   if (!quiet && isatty(STDERR_FILENO)) {
     run.run([&bar](SimTime now) { bar.update(now); });
   } else {
@@ -113,8 +90,10 @@ int command_run(const ScenarioArgs& args, std::string output_dir, bool quiet) {
   }
   bar.finish();
   run.write_outputs(output_dir);
+  const std::string report = flags.report ? write_html_report(output_dir) : "";
   if (!quiet) std::cout << format_summary_table(run, output_dir);
-  return 0;
+  if (!quiet && !report.empty()) std::cout << "report      " << report << "\n";
+  return report_warnings(run_warnings(run, "the run"), flags.strict);
 }
 
 int command_validate(const ScenarioArgs& args) {
@@ -188,7 +167,7 @@ int main(int argc, char** argv) {
 
   ScenarioArgs args;
   std::string output_dir;
-  bool quiet = false;
+  RunFlags run_flags;
   bool json = false;
 
   CLI::App* run = app.add_subcommand("run", "Run a scenario and write its outputs");
@@ -196,7 +175,10 @@ int main(int argc, char** argv) {
   run->add_option("-o,--output", output_dir, "Output directory (default: the scenario's output.dir)")
       ->check(empty_output_problem);
   run->add_option("--seed", args.seed, "Seed (overrides the scenario's)");
-  run->add_flag("-q,--quiet", quiet, "Print nothing on success");
+  run->add_flag("-q,--quiet", run_flags.quiet, "Print nothing on success");
+  run->add_flag("--report", run_flags.report, "Also write OUTPUT/report.html: plots and tables (needs gnuplot)");
+  run->add_flag("--strict", run_flags.strict,
+                "Exit 3 when the run placed no job or left most jobs pending (outputs are written anyway)");
 
   CLI::App* validate = app.add_subcommand("validate", "Check a scenario without running it");
   add_scenario_args(validate, args);
@@ -223,6 +205,7 @@ int main(int argc, char** argv) {
   const auto check = add_check_command(app);        // check RUN --baseline BASE (apps/check_command.h)
   const auto sweep = add_sweep_command(app);        // sweep, sweep merge (apps/sweep_command.h)
   const auto size = add_size_command(app);          // size (apps/size_command.h)
+  const auto report = add_report_command(app);      // report DIR (apps/report_command.h)
 
   try {
     app.parse(argc, argv);
@@ -245,7 +228,8 @@ int main(int argc, char** argv) {
     if (check_command_chosen(*check)) return run_check_command(*check);
     if (sweep_command_chosen(*sweep)) return run_sweep_command(*sweep);
     if (size_command_chosen(*size)) return run_size_command(*size);
-    if (*run) return command_run(args, output_dir, quiet);
+    if (report_command_chosen(*report)) return run_report_command(*report);
+    if (*run) return command_run(args, output_dir, run_flags);
     if (*validate) return command_validate(args);
     if (*describe) return command_describe_nodes(args, json);
     if (*generate) return command_generate(args, trace_output);

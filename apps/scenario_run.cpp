@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "apps/build_info.h"
+#include "apps/run_verdict.h"
 #include "policies/policy_registry.h"
 #include "sim/metrics/output_files.h"
 #include "sim/metrics/output_set.h"
@@ -65,6 +66,7 @@ nlohmann::ordered_json ScenarioRun::summary() const {
   summary["scenario"] = scenario_.document;
   summary["seed"] = scenario_.seed;
   summary["metrics"] = run_metrics_json(metrics_);
+  summary["warnings"] = run_warnings(*this, "the run");
   // The calibration numbers each GPU model of the cluster ran with, and where they came from.
   nlohmann::ordered_json calibration = nlohmann::ordered_json::object();
   for (const NodePool& pool : cluster_->pools()) {
@@ -98,8 +100,11 @@ void ScenarioRun::write_outputs(OutputSet& set, const std::string& prefix) {
   set.write(prefix + "jobs.csv", [this](std::ostream& out) { write_jobs_csv(out, *runtime_); });
   set.write(prefix + "gpus.csv", [this](std::ostream& out) { write_gpus_csv(out, *runtime_, end_); });
   set.write(prefix + "timeseries.csv", [this](std::ostream& out) { write_timeseries_csv(out, *runtime_); });
-  if (!metrics_.services.empty())
+  if (!metrics_.services.empty()) {
     set.write(prefix + "services.csv", [this](std::ostream& out) { write_services_csv(out, metrics_); });
+    set.write(prefix + "request_latency.csv",
+              [this](std::ostream& out) { write_request_latency_csv(out, metrics_); });
+  }
   if (event_log_) set.write(prefix + "events.csv", event_log_->view());
   set.write(prefix + "timing.json", timing().dump(2) + "\n");
   set.write(prefix + "summary.json", summary().dump(2) + "\n");

@@ -12,6 +12,7 @@ packages=(
   libbenchmark-tools python3-scipy  # make bench: compare.py and its U test (docs/ci.md)
   clang libclang-rt-14-dev  # make fuzz: libFuzzer harnesses (docs/reliability.md)
   slurm-wlm munge  # tests/integration/slurm_sweep_test.sh: a sweep as a Slurm array job (docs/sweeps.md)
+  chromium  # the report test renders the HTML report headless (tests/report/)
 )
 
 missing=()

@@ -6,6 +6,7 @@
 #include "sim/sched/placement/dot_product_score.h"
 #include "sim/sched/placement/gpu_clustering_score.h"
 #include "sim/sched/placement/gpu_packing_score.h"
+#include "sim/sched/placement_policy.h"
 
 namespace sharesim {
 
@@ -16,8 +17,11 @@ const std::vector<std::string>& placement_experiment_policy_names() {
 
 std::optional<PlacementExperimentPolicy> parse_placement_experiment_policy(std::string_view name) {
   const auto& names = placement_experiment_policy_names();
+  // Scenarios' spelling ("dot-product") and this experiment's ("dotprod") name the same score.
+  const std::string canonical = canonical_placement_name(name);
   for (std::size_t i = 0; i < names.size(); ++i) {
-    if (names[i] == name) return static_cast<PlacementExperimentPolicy>(i);
+    if (names[i] == name || canonical_placement_name(names[i]) == canonical)
+      return static_cast<PlacementExperimentPolicy>(i);
   }
   return std::nullopt;
 }

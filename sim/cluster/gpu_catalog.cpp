@@ -35,7 +35,7 @@ struct FieldRule {
   std::string_view name;
   bool needs_source;
 };
-constexpr std::array<FieldRule, 14> kEntryFields = {{
+constexpr std::array<FieldRule, 15> kEntryFields = {{
     {"id", false},
     {"product", false},
     {"architecture", false},
@@ -50,6 +50,7 @@ constexpr std::array<FieldRule, 14> kEntryFields = {{
     {"mps_max_clients", true},
     {"mig_supported", true},
     {"mig_max_instances", true},
+    {"gpu_hour_usd", true},  // optional: the only field an entry may leave out
 }};
 constexpr std::string_view kSourceKey = "source";
 
@@ -132,7 +133,7 @@ class EntryReader {
     // A number without provenance cannot be trusted or re-checked (DESIGN.md: every number
     // carries its source), so its absence is an input error, not a warning.
     for (const FieldRule& rule : kEntryFields) {
-      if (rule.needs_source && citations.count(std::string(rule.name)) == 0) {
+      if (rule.needs_source && entry_.contains(rule.name) && citations.count(std::string(rule.name)) == 0) {
         fail(pointer, "field " + std::string(rule.name) + " has no source entry");
       }
     }
@@ -213,6 +214,7 @@ GpuModel read_model(const std::string& origin, const std::string& pointer, const
     reader.fail(reader.field_pointer("mig_max_instances"),
                 "expected 0 when mig_supported is false, found " + std::to_string(model.mig_max_instances));
   }
+  if (entry.contains("gpu_hour_usd")) model.gpu_hour_usd = reader.non_negative_number("gpu_hour_usd");
   model.sources = reader.sources();
   return model;
 }

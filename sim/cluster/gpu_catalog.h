@@ -26,6 +26,7 @@ struct GpuModel {
   std::int64_t mps_max_clients = 0;       // CUDA MPS client limit per device
   bool mig_supported = false;
   std::int64_t mig_max_instances = 0;          // 0 when MIG is unsupported
+  double gpu_hour_usd = 0;                     // on-demand price of one GPU-hour; 0 = not in the catalog
   std::map<std::string, std::string> sources;  // field name -> citation
 };
 

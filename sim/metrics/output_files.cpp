@@ -55,6 +55,9 @@ std::string timeseries_csv(const ClusterRuntime& runtime) {
 std::string services_csv(const RunMetrics& metrics) {
   return to_text([&](std::ostream& out) { write_services_csv(out, metrics); });
 }
+std::string request_latency_csv(const RunMetrics& metrics) {
+  return to_text([&](std::ostream& out) { write_request_latency_csv(out, metrics); });
+}
 
 void write_jobs_csv(std::ostream& stream, const ClusterRuntime& runtime) {
   const Cluster& cluster = runtime.cluster();
@@ -182,10 +185,28 @@ void write_services_csv(std::ostream& stream, const RunMetrics& metrics) {
   }
 }
 
+void write_request_latency_csv(std::ostream& stream, const RunMetrics& metrics) {
+  ChunkedWriter writer(stream);
+  std::string& out = writer.buffer();
+  out += "origin,kind,quantile,latency_s\n";
+  for (const ServiceMetrics& s : metrics.services) {
+    const std::size_t points = s.latency_quantiles_s.size();
+    for (std::size_t i = 0; i < points; ++i) {
+      CsvRow(out)
+          .text(s.name)
+          .text(s.kind)
+          .number(static_cast<double>(i) / static_cast<double>(points - 1))
+          .number(s.latency_quantiles_s[i])
+          .end();
+      writer.row_done();
+    }
+  }
+}
+
 void write_timeseries_csv(std::ostream& stream, const ClusterRuntime& runtime) {
   ChunkedWriter writer(stream);
   std::string& out = writer.buffer();
-  out += "time_s,pending,running,completed,allocated_gpus,busy_gpus\n";
+  out += "time_s,pending,running,completed,failed,allocated_gpus,busy_gpus,memory_used_mib\n";
   for (const TimeseriesSample& s : runtime.timeseries()) {
     const RuntimeCounters& c = s.counters;
     CsvRow(out)
@@ -193,8 +214,10 @@ void write_timeseries_csv(std::ostream& stream, const ClusterRuntime& runtime) {
         .integer(s.pending)
         .integer(c.running)
         .integer(c.completed)
+        .integer(c.failed)
         .integer(c.allocated_gpus)
         .integer(c.busy_gpus)
+        .integer(c.memory_used_mib)
         .end();
     writer.row_done();
   }

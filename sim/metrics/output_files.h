@@ -15,11 +15,14 @@ void write_jobs_csv(std::ostream& out, const ClusterRuntime& runtime);
 void write_gpus_csv(std::ostream& out, const ClusterRuntime& runtime, SimTime horizon);
 void write_timeseries_csv(std::ostream& out, const ClusterRuntime& runtime);
 void write_services_csv(std::ostream& out, const RunMetrics& metrics);
+void write_request_latency_csv(std::ostream& out, const RunMetrics& metrics);
 
 std::string jobs_csv(const ClusterRuntime& runtime);
 std::string gpus_csv(const ClusterRuntime& runtime, SimTime horizon);
 std::string timeseries_csv(const ClusterRuntime& runtime);
 // One row per origin of behaviour jobs (inference services, notebooks); header only when none.
 std::string services_csv(const RunMetrics& metrics);
+// The latency CDF of each origin of behaviour jobs: origin,kind,quantile,latency_s, 101 rows each.
+std::string request_latency_csv(const RunMetrics& metrics);
 
 }  // namespace sharesim

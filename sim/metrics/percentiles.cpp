@@ -46,4 +46,19 @@ SampleSummary summarize(std::vector<double>& values) {
   return summary;
 }
 
+std::vector<double> quantile_points(std::vector<double>& values, std::size_t points) {
+  std::vector<double> out;
+  if (values.empty() || points < 2) return out;
+  std::sort(values.begin(), values.end());
+  out.reserve(points);
+  for (std::size_t i = 0; i < points; ++i) {
+    const double position =
+        static_cast<double>(i) / static_cast<double>(points - 1) * static_cast<double>(values.size() - 1);
+    const auto lower = static_cast<std::size_t>(std::floor(position));
+    const double high = lower + 1 < values.size() ? values[lower + 1] : values[lower];
+    out.push_back(values[lower] + (position - static_cast<double>(lower)) * (high - values[lower]));
+  }
+  return out;
+}
+
 }  // namespace sharesim

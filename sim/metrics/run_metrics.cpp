@@ -1,5 +1,6 @@
 #include "sim/metrics/run_metrics.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "sim/core/huge_pages.h"
@@ -16,7 +17,7 @@ nlohmann::json summary_json(const SampleSummary& s) {
 RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, std::uint64_t events, double wall_s,
                                const CostSpec& cost, const SloSpec& slo) {
   RunMetrics m;
-  std::vector<double> waits, jcts, slowdowns;
+  std::vector<double> waits, censored_waits, jcts, slowdowns;
   std::uint64_t met_slo = 0;
   waits.reserve(runtime.jobs().size());
   jcts.reserve(runtime.jobs().size());
@@ -55,7 +56,12 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, s
     if (job.start >= 0) {
       const double wait = time_to_seconds(job.start - job.spec.arrival);
       waits.push_back(wait);
+      censored_waits.push_back(wait);
       if (split_by_origin) origin_waits[job.spec.origin].push_back(wait);
+    } else {
+      ++m.never_started;
+      ++origin.never_started;
+      censored_waits.push_back(time_to_seconds(std::max<SimTime>(0, horizon - job.spec.arrival)));
     }
     if (job.state == JobState::Completed) {
       const double jct = time_to_seconds(job.end - job.spec.arrival);
@@ -82,6 +88,7 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, s
   m.restarts = counters.restarts;
   m.gpus_used_peak = counters.peak_allocated_gpus;
   m.wait_s = summarize(waits);
+  m.wait_censored_s = summarize(censored_waits);
   m.jct_s = summarize(jcts);
   for (std::size_t o = 0; o < origin_count; ++o) {
     m.origins[o].wait_s = split_by_origin ? summarize(origin_waits[o]) : m.wait_s;
@@ -111,10 +118,14 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, s
   m.gpu_hours_allocated = time_to_seconds(allocated) / 3600.0;
   m.gpu_hours_provisioned = static_cast<double>(m.gpu_count) * m.horizon_s / 3600.0;
   constexpr double kHoursPerYear = 365.0 * 24.0;
+  double gpu_cost_provisioned = 0;
   for (const Gpu& gpu : runtime.cluster().gpus()) {
     m.license_cost += gpu.sharing->license_cost_per_gpu_year() * m.horizon_s / 3600.0 / kHoursPerYear;
+    const double price = cost.price_of(gpu.model->id, gpu.model->gpu_hour_usd);
+    gpu_cost_provisioned += price * m.horizon_s / 3600.0;
+    m.cost_used += price * time_to_seconds(runtime.gpu_usage()[gpu.index].allocated_ns) / 3600.0;
   }
-  m.cost = cost.gpu_hour * m.gpu_hours_provisioned + m.license_cost;
+  m.cost = gpu_cost_provisioned + m.license_cost;
   const Cluster& cluster = runtime.cluster();
   for (const NodePool& pool : cluster.pools()) {
     PoolMetrics p;
@@ -172,6 +183,7 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, s
       all_latencies.insert(all_latencies.end(), latencies.begin(), latencies.end());
     }
     s.latency_s = summarize(latencies);
+    s.latency_quantiles_s = quantile_points(latencies, kLatencyQuantilePoints);
     s.slowdown = summarize(request_slowdowns);
     m.services.push_back(std::move(s));
   }
@@ -189,7 +201,9 @@ nlohmann::json run_metrics_json(const RunMetrics& m) {
                          {"running_at_end", m.running_at_end},
                          {"pending_at_end", m.pending_at_end},
                          {"failed", m.failed},
+                         {"never_started", m.never_started},
                          {"wait_s", summary_json(m.wait_s)},
+                         {"wait_censored_s", summary_json(m.wait_censored_s)},
                          {"jct_s", summary_json(m.jct_s)},
                          {"slowdown", summary_json(m.slowdown)},
                          {"slo_attainment", m.slo_attainment < 0 ? nlohmann::json() : nlohmann::json(m.slo_attainment)},
@@ -211,13 +225,14 @@ nlohmann::json run_metrics_json(const RunMetrics& m) {
                          {"used_peak", m.gpus_used_peak},
                          {"gpu_hours_allocated", m.gpu_hours_allocated},
                          {"gpu_hours_provisioned", m.gpu_hours_provisioned}};
-  nlohmann::json cost = {{"total", m.cost}, {"vgpu_licenses", m.license_cost}};
+  nlohmann::json cost = {{"total", m.cost}, {"used", m.cost_used}, {"vgpu_licenses", m.license_cost}};
   nlohmann::json by_origin = nlohmann::json::array();
   for (const OriginMetrics& o : m.origins) {
     by_origin.push_back({{"origin", o.name},
                          {"kind", o.kind},
                          {"submitted", o.submitted},
                          {"completed", o.completed},
+                         {"never_started", o.never_started},
                          {"wait_s", summary_json(o.wait_s)},
                          {"jct_s", summary_json(o.jct_s)}});
   }

@@ -18,6 +18,7 @@ struct OriginMetrics {
   std::string kind;
   std::uint64_t submitted = 0;
   std::uint64_t completed = 0;
+  std::uint64_t never_started = 0;
   SampleSummary wait_s;
   SampleSummary jct_s;
 };
@@ -34,7 +35,11 @@ struct ServiceMetrics {
   SampleSummary slowdown;      // latency / standalone work of the request
   double slo_s = 0;            // 0 = none
   double slo_attainment = -1;  // share of finished requests with latency <= slo; -1 = no SLO
+  // Latency at quantiles 0, 0.01, ..., 1 (kLatencyQuantilePoints; empty when none finished).
+  std::vector<double> latency_quantiles_s;
 };
+
+inline constexpr std::size_t kLatencyQuantilePoints = 101;
 
 struct PoolMetrics {
   std::string name;
@@ -51,7 +56,11 @@ struct RunMetrics {
   std::uint64_t running_at_end = 0;
   std::uint64_t pending_at_end = 0;
   std::uint64_t failed = 0;
-  SampleSummary wait_s;        // start - arrival, over jobs that started
+  std::uint64_t never_started = 0;  // pending at the end without ever having started
+  SampleSummary wait_s;             // start - arrival, over jobs that started
+  // Over every job: a job that never started counts with wait = end of run - arrival (a lower
+  // bound: its wait is censored at the horizon).
+  SampleSummary wait_censored_s;
   SampleSummary jct_s;         // end - arrival, over completed jobs
   SampleSummary slowdown;      // (end - start) / standalone duration, over completed jobs
   double slo_attainment = -1;  // share of completed jobs with jct <= max_slowdown x standalone; -1 = no SLO
@@ -71,6 +80,7 @@ struct RunMetrics {
   double repartitioning_gpu_hours = 0;  // GPU time spent draining or reconfiguring for it
   std::uint64_t gpus_used_peak = 0;     // most GPUs allocated at once
   double cost = 0;                      // gpu_hour x provisioned GPU-hours + vGPU licenses
+  double cost_used = 0;                 // gpu_hour x allocated GPU-hours (what the jobs held)
   double license_cost = 0;
   double horizon_s = 0;  // simulated span the integrals cover
   std::uint64_t events = 0;

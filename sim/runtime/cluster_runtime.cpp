@@ -139,10 +139,12 @@ bool ClusterRuntime::try_start(std::uint32_t job) {
   rec.pod_count = static_cast<std::uint32_t>(pods_.size() - first_pod);
   ++counters_.running;
   const PodShape& shape = shapes_.shapes[rec.spec.shape];
+  std::uint64_t newly_held = 0;  // GPUs this job is the first resident of
   for_each_device(rec, [&](const DeviceAllocation& device) {
     Gpu& gpu = cluster_.gpu(device.gpu);
     const DeviceAsk ask{shape.gpu_resource, device.units, shape.gpu_units, shape.gpu_per_device};
     const std::uint32_t slots = gpu.sharing->choose_slots(ask, gpu.residents);
+    if (gpu.residents.empty() && gpu_usage_[gpu.index].allocated_since < 0) ++newly_held;
     gpu.residents.push_back(Resident{job, slots, 0.0, shape.demand, ask});
     ++gpu_usage_[gpu.index].jobs_started;
     ++rec.gpu_devices;
@@ -151,6 +153,9 @@ bool ClusterRuntime::try_start(std::uint32_t job) {
       if (!note.empty()) rec.note = intern_text(notes_, note_index_, note);
     }
   });
+  // Counted now, before admission: a job its own allocation kills (OOM on joining) still held
+  // its GPUs, and the cluster must have had them (issue 15: "GPUs used at peak").
+  counters_.peak_allocated_gpus = std::max(counters_.peak_allocated_gpus, counters_.allocated_gpus + newly_held);
   if (event_log_ != nullptr) log("start", job, cluster_.node(pods_[first_pod].node).name);
   // Memory and admission: a policy may fail the newcomer (or, without memory isolation, more
   // pods) as it joins (question 4 of the policy).
@@ -284,6 +289,7 @@ void ClusterRuntime::update_gpu_usage(std::uint32_t gpu_index) {
   // policy's rate, also in a cluster where other pools run slice-level.
   usage.switch_rate = slice_level_.runs(gpu_index) ? 0.0 : gpu.sharing->context_switches_per_ns(gpu.residents);
   usage.sm_load = 0;
+  counters_.memory_used_mib -= usage.memory_mib;
   usage.memory_mib = 0;
   for (const Resident& r : gpu.residents) {
     // SMs busy: its share of them while it has GPU work, for the share u of its progress
@@ -291,6 +297,7 @@ void ClusterRuntime::update_gpu_usage(std::uint32_t gpu_index) {
     usage.sm_load += r.rate * r.demand.sm * r.demand.duty;
     usage.memory_mib += r.demand.mem_mib;
   }
+  counters_.memory_used_mib += usage.memory_mib;
   usage.sm_load = std::min(usage.sm_load, 1.0);
   usage.peak_memory_mib = std::max(usage.peak_memory_mib, usage.memory_mib);
   const bool allocated = !gpu.residents.empty();

@@ -96,6 +96,7 @@ struct RuntimeCounters {
   std::uint64_t killed_by_other = 0;  // of the above, pods that died of another pod's OOM or fault
   std::uint64_t restarts = 0;         // kills after which the job was requeued (restart OnFailure)
   std::uint64_t peak_allocated_gpus = 0;
+  std::int64_t memory_used_mib = 0;  // device memory the residents of every GPU hold
 };
 
 struct TimeseriesSample {

@@ -45,11 +45,22 @@ struct FaultSpec {
 };
 
 struct CostSpec {
-  double gpu_hour = 0;  // price of one GPU-hour; 0 = not given
+  double gpu_hour = 0;  // price of one GPU-hour of every model; 0 = not given
+  // Per GPU model (catalog id): overrides gpu_hour and the catalog's gpu_hour_usd.
+  std::map<std::string, double> gpu_hour_by_model;
+  // The price of one GPU-hour of `model`: by_model, else gpu_hour, else the catalog's price.
+  double price_of(const std::string& model, double catalog_price) const {
+    const auto found = gpu_hour_by_model.find(model);
+    if (found != gpu_hour_by_model.end()) return found->second;
+    return gpu_hour > 0 ? gpu_hour : catalog_price;
+  }
 };
 
 struct SloSpec {
   double max_slowdown = 0;  // completion time / standalone duration a job may reach; 0 = no SLO
+  // Share of jobs or requests that must meet their objective for compare's verdict (0.99:
+  // for requests, p99 latency within the SLO). A target the user sets, not a model number.
+  double attainment = 0.99;
 };
 
 struct Scenario {

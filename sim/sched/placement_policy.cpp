@@ -29,10 +29,24 @@ constexpr std::array<PlacementEntry, 8> kPlacements{{
 }  // namespace
 
 std::unique_ptr<PlacementPolicy> make_placement_policy(std::string_view name, const Cluster& cluster) {
+  const std::string canonical = canonical_placement_name(name);
   for (const PlacementEntry& entry : kPlacements) {
-    if (name == entry.name) return entry.make(cluster);
+    if (canonical == entry.name) return entry.make(cluster);
   }
   return nullptr;
+}
+
+std::string canonical_placement_name(std::string_view name) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 4> kAliases{{
+      {"dotprod", "dot-product"},
+      {"bestfit", "best-fit"},
+      {"gpupacking", "gpu-packing"},
+      {"gpuclustering", "gpu-clustering"},
+  }};
+  for (const auto& [alias, canonical] : kAliases) {
+    if (name == alias) return std::string(canonical);
+  }
+  return std::string(name);
 }
 
 std::vector<std::string> placement_policy_names() {

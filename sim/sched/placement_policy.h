@@ -37,4 +37,9 @@ class PlacementPolicy {
 std::unique_ptr<PlacementPolicy> make_placement_policy(std::string_view name, const Cluster& cluster);
 std::vector<std::string> placement_policy_names();
 
+// One spelling for placement names (docs/placement.md): the hyphenated one above. The names
+// `sharesim place` first used ("dotprod", "bestfit", "gpupacking", "gpuclustering") map to it;
+// any other name comes back unchanged.
+std::string canonical_placement_name(std::string_view name);
+
 }  // namespace sharesim

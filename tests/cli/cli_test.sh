@@ -379,8 +379,11 @@ sed 's/^node-1,64000,262144,4,P100/node-1,64000,262144,4,/' nodes.csv >bad-nodes
 expect_bad_input "place: GPU node without a model" "$tmp/out-bad-nodes" "bad-nodes.csv: line 3, column model: expected" \
   place --nodes bad-nodes.csv --pods pods.csv --policy fgd -o "$tmp/out-bad-nodes"
 expect_bad_input "place: unknown policy lists the six" "$tmp/out-bad-policy" \
-  '--policy: expected one of "random", "dotprod", "gpuclustering", "gpupacking", "bestfit", "fgd", found "best-fit"' \
-  place --nodes nodes.csv --pods pods.csv --policy best-fit -o "$tmp/out-bad-policy"
+  '--policy: expected one of "random", "dotprod", "gpuclustering", "gpupacking", "bestfit", "fgd", found "best-fits"' \
+  place --nodes nodes.csv --pods pods.csv --policy best-fits -o "$tmp/out-bad-policy"
+# One spelling for placement names (docs/placement.md): the scenarios' hyphenated one works too.
+check "place accepts the scenario spelling best-fit" \
+  succeeds place --nodes nodes.csv --pods pods.csv --policy best-fit -o "$tmp/out-best-fit"
 expect_bad_input "place: negative inflation" "$tmp/out-bad-inflation" "--inflation: expected a number" \
   place --nodes nodes.csv --pods pods.csv --policy fgd --inflation -1 -o "$tmp/out-bad-inflation"
 expect_bad_input "place: missing --policy" "" "--policy is required" \
@@ -557,6 +560,31 @@ check "check --help: output" grep -q -- '--baseline' "$tmp/stdout"
 # ---- reliability (issue 18: reproducers, kill-safe output sets) --------------------------
 
 source "$src/tests/cli/reliability_checks.sh"
+# ---- warnings, --strict and report (issue 15) --------------------------------------------
+
+# A MIG variant with the mixed strategy offers nvidia.com/mig-* only: nothing asking for
+# nvidia.com/gpu is placed.
+cat >"$tmp/strict.json" <<'JSON'
+{ "name": "strict", "seed": 1, "until": "1h",
+  "cluster": { "node_pools": [ { "name": "p", "nodes": 1, "gpu": "A100-80GB", "gpus_per_node": 2,
+    "cpu_milli": 64000, "memory_mib": 262144, "sharing": { "policy": "exclusive" } } ] },
+  "workload": { "jobs": [ { "name": "j", "replicas": 3, "duration": "10m", "request": { "gpus": 1 } } ] },
+  "compare": { "variants": { "mig-mixed": { "policy": "mig", "strategy": "mixed", "layout": "all-1g.10gb" } } } }
+JSON
+check "compare: a variant that places nothing succeeds without --strict" \
+  succeeds compare -q "$tmp/strict.json" --policies exclusive,mig-mixed -o "$tmp/strict-1"
+check "compare: the warning names the variant and the scheduler's reason" \
+  grep -q "^sharesim: warning: policy mig-mixed placed no job: 3 jobs never started, e.g. 0/1 nodes are available" "$tmp/stderr"
+"$bin" compare -q "$tmp/strict.json" --policies exclusive,mig-mixed --strict -o "$tmp/strict-2" >/dev/null 2>&1
+check "compare --strict exits 3 on the warning" test $? -eq 3
+check "compare --strict still writes the outputs" files_exist "$tmp/strict-2" compare.csv compare.json
+check "compare.csv has no JSON in its cells" test "$(grep -c '[{}]' "$tmp/strict-1/compare.csv")" = 0
+check "compare.json keeps the warning" python3 -c '
+import json, sys; assert len(json.load(open(sys.argv[1]))["warnings"]) == 1' "$tmp/strict-1/compare.json"
+"$bin" run -q "$tmp/strict.json" --strict -o "$tmp/strict-3" >/dev/null 2>&1
+check "run --strict exits 0 when every job ran" test $? -eq 0
+expect_bad_input "report: a directory without outputs is named" "" "$tmp/nothing-here/summary.json" \
+  report "$tmp/nothing-here"
 
 # ---- help -------------------------------------------------------------------------------
 

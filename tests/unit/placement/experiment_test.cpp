@@ -200,7 +200,10 @@ TEST(NodeChooser, EveryPolicyPlacesOnlyWhereThePodFits) {
       state.place(choice->node, pod, choice->gpus);
     }
   }
-  EXPECT_FALSE(parse_placement_experiment_policy("best-fit").has_value());
+  // One spelling for placement names: the scenarios' hyphenated name is the same score.
+  EXPECT_EQ(parse_placement_experiment_policy("best-fit"), parse_placement_experiment_policy("bestfit"));
+  EXPECT_EQ(parse_placement_experiment_policy("dot-product"), parse_placement_experiment_policy("dotprod"));
+  EXPECT_FALSE(parse_placement_experiment_policy("best-fits").has_value());
 }
 
 TEST(FragmentationCurve, BucketsAveragesAndFailures) {

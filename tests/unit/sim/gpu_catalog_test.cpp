@@ -32,12 +32,11 @@ const GpuModel& model(const std::string& id) {
 // ---- the builtin catalog --------------------------------------------------------------
 
 TEST(GpuCatalogBuiltin, LoadsEveryRequiredModelInFileOrder) {
-  const std::vector<std::string> expected = {"A100-40GB",  "A100-80GB", "H100-80GB", "H100-PCIe",
-                                             "H200-141GB", "L4",        "T4",        "V100-16GB",
-                                             "V100-32GB",  "A10",       "P100",      "RTX3060-Laptop",
-                                             "RTX3090"};
+  const std::vector<std::string> expected = {
+      "A100-40GB", "A100-80GB", "H100-80GB",      "H100-PCIe", "H200-141GB", "L4",   "T4",  "V100-16GB", "V100-32GB",
+      "A10",       "P100",      "RTX3060-Laptop", "RTX3090",   "RTX4090",    "L40S", "A10G", "H20",       "B200"};
   EXPECT_EQ(GpuCatalog::builtin().ids(), expected);
-  EXPECT_EQ(GpuCatalog::builtin().models().size(), 13U);
+  EXPECT_EQ(GpuCatalog::builtin().models().size(), 18U);
   EXPECT_EQ(GpuCatalog::builtin().find("A100-80G"), nullptr);
 }
 
@@ -50,6 +49,20 @@ TEST(GpuCatalogBuiltin, MemoryIsWhatNvidiaSmiReports) {
   EXPECT_EQ(model("A100-80GB").memory_mib, 81920);
   EXPECT_EQ(model("H200-141GB").memory_mib, 143771);
   EXPECT_EQ(model("T4").memory_mib, 15360);
+  EXPECT_EQ(model("RTX4090").memory_mib, 24564);
+  EXPECT_EQ(model("L40S").memory_mib, 46068);
+  EXPECT_EQ(model("A10G").memory_mib, 23028);
+  EXPECT_EQ(model("H20").memory_mib, 97871);
+  EXPECT_EQ(model("B200").memory_mib, 183359);
+}
+
+TEST(GpuCatalogBuiltin, PricesAreOptionalAndSourced) {
+  EXPECT_DOUBLE_EQ(model("A10G").gpu_hour_usd, 1.30);
+  EXPECT_DOUBLE_EQ(model("H100-80GB").gpu_hour_usd, 12.29);
+  EXPECT_DOUBLE_EQ(model("V100-16GB").gpu_hour_usd, 0.0);  // no price in the catalog
+  for (const GpuModel& gpu : GpuCatalog::builtin().models()) {
+    EXPECT_EQ(gpu.gpu_hour_usd > 0, gpu.sources.count("gpu_hour_usd") == 1) << gpu.id;
+  }
 }
 
 TEST(GpuCatalogBuiltin, SpotValuesMatchTheDatasheets) {
@@ -69,6 +82,7 @@ TEST(GpuCatalogBuiltin, SpotValuesMatchTheDatasheets) {
 
 TEST(GpuCatalogBuiltin, TimesliceLevelsOnDatacenterGpusButNotOnGeForce) {
   EXPECT_FALSE(model("RTX3060-Laptop").compute_policy_timeslice);
+  EXPECT_FALSE(model("RTX4090").compute_policy_timeslice);
   for (const std::string id : {"A100-80GB", "H100-80GB", "L4", "T4", "V100-16GB", "A10"}) {
     EXPECT_TRUE(model(id).compute_policy_timeslice) << id;
   }
@@ -85,8 +99,9 @@ TEST(GpuCatalogBuiltin, MpsClientLimitIs48FromVoltaAnd16Before) {
   EXPECT_EQ(model("P100").mps_max_clients, 16);
 }
 
-TEST(GpuCatalogBuiltin, MigOnlyOnA100H100AndH200) {
-  const std::set<std::string> with_mig = {"A100-40GB", "A100-80GB", "H100-80GB", "H100-PCIe", "H200-141GB"};
+TEST(GpuCatalogBuiltin, MigOnlyOnA100HopperAndB200) {
+  const std::set<std::string> with_mig = {"A100-40GB",  "A100-80GB", "H100-80GB", "H100-PCIe",
+                                          "H200-141GB", "H20",       "B200"};
   for (const GpuModel& gpu : GpuCatalog::builtin().models()) {
     const bool expected = with_mig.count(gpu.id) == 1;
     EXPECT_EQ(gpu.mig_supported, expected) << gpu.id;
@@ -116,7 +131,7 @@ TEST(GpuCatalogTable, HasAHeaderAndOneAlignedRowPerModel) {
   std::istringstream lines(table);
   std::vector<std::string> rows;
   for (std::string line; std::getline(lines, line);) rows.push_back(line);
-  ASSERT_EQ(rows.size(), 13U);
+  ASSERT_EQ(rows.size(), 18U);  // the header and 17 models
   EXPECT_EQ(rows[0].rfind("ID", 0), 0U);
   EXPECT_NE(rows[0].find("FP16 TENSOR TFLOPS"), std::string::npos);
   EXPECT_NE(rows[0].find("MPS CLIENTS"), std::string::npos);

@@ -1,0 +1,151 @@
+#include "apps/report/html_report.h"
+
+#include <filesystem>
+
+#include "apps/report/report_input.h"
+#include "apps/report/report_plots.h"
+#include "sim/metrics/output_files.h"
+#include "sim/scenario/error_text.h"
+
+namespace sharesim {
+namespace {
+
+std::string escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+PlotSpec plot(const char* name, const char* title, const char* xlabel, const char* ylabel) {
+  PlotSpec spec;
+  spec.name = name;
+  spec.title = title;
+  spec.xlabel = xlabel;
+  spec.ylabel = ylabel;
+  return spec;
+}
+
+std::vector<PlotSpec> plots_of(ReportInput& input) {
+  PlotSpec jct = plot("jct-cdf", "Job completion time (completed jobs)", "JCT (s)", "share of jobs");
+  jct.log_x = true;
+  PlotSpec slowdown =
+      plot("slowdown-cdf", "Slowdown: run time / standalone time (completed jobs)", "slowdown", "share of jobs");
+  PlotSpec wait =
+      plot("wait-cdf", "Wait: all jobs, never-started ones censored at the end", "wait (s)", "share of jobs");
+  PlotSpec latency = plot("latency-cdf", "Request latency (dashed: SLO)", "latency (s)", "share of requests");
+  latency.log_x = true;
+  PlotSpec gpus = plot("gpus-in-use", "GPUs in use (held by at least one pod)", "time (h)", "GPUs");
+  PlotSpec utilization =
+      plot("utilization", "Utilization: share of GPUs with a pod making progress", "time (h)", "busy GPUs / GPUs");
+  PlotSpec memory = plot("memory", "GPU memory held by pods, all GPUs", "time (h)", "GiB");
+  gpus.steps = utilization.steps = memory.steps = true;
+  PlotSpec kills = plot("kills", "Kills by cause", "", "pods killed");
+  kills.bar_titles = {"OOM", "fault", "admission error"};
+  bool any_positive_jct = true;
+  for (ReportRun& run : input.runs) {
+    jct.series.push_back({run.label, cdf_points(run.jct_s)});
+    any_positive_jct = any_positive_jct && (run.jct_s.empty() || run.jct_s.front() > 0);
+    slowdown.series.push_back({run.label, cdf_points(run.slowdown)});
+    wait.series.push_back({run.label, cdf_points(run.wait_censored_s)});
+    for (const LatencyCurve& curve : run.latency) {
+      if (curve.kind == "notebook") continue;  // cells, not requests
+      const std::string title = input.runs.size() > 1 ? run.label + " " + curve.origin : curve.origin;
+      std::vector<std::pair<double, double>> points;
+      for (const auto& point : curve.points) {
+        // Log axis: no zero; and from the 1st percentile on, as the fastest request's latency
+        // alone would stretch the axis over decades nobody reads.
+        if (point.first > 0 && point.second >= 0.01) points.push_back(point);
+      }
+      latency.series.push_back({title, points});
+      if (curve.slo_s > 0) {
+        const std::string label = "SLO " + format_fixed(curve.slo_s, 3) + " s";
+        bool known = false;
+        for (const auto& line : latency.vertical_lines) known = known || line.first == curve.slo_s;
+        if (!known) latency.vertical_lines.emplace_back(curve.slo_s, label);
+      }
+    }
+    PlotSeries held{run.label, {}}, busy{run.label, {}}, held_memory{run.label, {}};
+    for (const ReportSample& s : run.timeseries) {
+      const double hours = s.time_s / 3600.0;
+      held.points.emplace_back(hours, s.allocated_gpus);
+      busy.points.emplace_back(hours, run.gpu_count > 0 ? s.busy_gpus / static_cast<double>(run.gpu_count) : 0);
+      held_memory.points.emplace_back(hours, s.memory_used_mib / 1024.0);
+    }
+    gpus.series.push_back(held);
+    utilization.series.push_back(busy);
+    memory.series.push_back(held_memory);
+    kills.categories.push_back(run.label);
+    kills.bars.push_back({static_cast<double>(run.killed_oom), static_cast<double>(run.killed_fault),
+                          static_cast<double>(run.killed_admission)});
+  }
+  jct.log_x = any_positive_jct;
+  return {jct, slowdown, wait, latency, gpus, utilization, memory, kills};
+}
+
+std::string table_html(const ReportInput& input) {
+  std::string out = "<table>\n<thead><tr>";
+  for (const std::string& h : input.table_header) out += "<th>" + escape(h) + "</th>";
+  out += "</tr></thead>\n<tbody>\n";
+  for (const auto& row : input.table_rows) {
+    out += "<tr>";
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      out += std::string(i == 0 ? "<th>" : "<td>") + escape(row[i]) + (i == 0 ? "</th>" : "</td>");
+    }
+    out += "</tr>\n";
+  }
+  return out + "</tbody></table>\n";
+}
+
+constexpr const char* kStyle = R"(body{font-family:sans-serif;margin:24px;color:#222;background:#fff}
+h1{font-size:22px;margin-bottom:4px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ccc}
+.sub{color:#555}.plots{display:flex;flex-wrap:wrap;gap:12px}.plot{border:1px solid #ddd;padding:4px}
+.plot svg{width:620px;height:380px}
+table{border-collapse:collapse;font-size:13px}th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}
+th:first-child{text-align:left}thead th{background:#eef}
+.warning{background:#fff3cd;border:1px solid #e0b000;padding:6px 10px;margin:4px 0}
+.verdict li{margin:3px 0}.empty{color:#777;font-style:italic;width:620px})";
+
+}  // namespace
+
+std::string write_html_report(const std::string& dir) {
+  ReportInput input = read_report_input(dir);
+  const std::string work_dir = (std::filesystem::path(dir) / "report").string();
+  std::string html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>sharesim " +
+                     escape(input.kind) + ": " + escape(input.scenario) + "</title>\n<style>\n" + kStyle +
+                     "\n</style>\n</head>\n<body>\n";
+  html += "<h1>sharesim " + escape(input.kind) + ": " + escape(input.scenario) + "</h1>\n";
+  html += "<p class=\"sub\">" + std::to_string(input.runs.size()) + (input.runs.size() == 1 ? " run" : " runs") +
+          " from " + escape(dir) + "; every plot's data and gnuplot script are in report/.</p>\n";
+  if (!input.verdict.empty()) {
+    html += "<h2>Verdict</h2>\n<ul class=\"verdict\">\n";
+    for (const std::string& line : input.verdict) html += "<li>" + escape(line) + "</li>\n";
+    html += "</ul>\n";
+  }
+  for (const std::string& line : input.warnings) html += "<div class=\"warning\">warning: " + escape(line) + "</div>\n";
+  html += "<h2>Plots</h2>\n<div class=\"plots\">\n";
+  for (const PlotSpec& plot : plots_of(input)) {
+    html += "<div class=\"plot\" id=\"" + plot.name + "\">\n" + draw_svg(plot, work_dir) + "\n</div>\n";
+  }
+  html += "</div>\n<h2>Figures</h2>\n" + table_html(input) + "</body>\n</html>\n";
+  write_output_file(dir, "report.html", html);
+  return (std::filesystem::path(dir) / "report.html").string();
+}
+
+}  // namespace sharesim

@@ -1,0 +1,116 @@
+#include "apps/run_verdict.h"
+
+#include <algorithm>
+#include <functional>
+
+#include "sim/scenario/error_text.h"
+
+namespace sharesim {
+namespace {
+
+// The reason the scheduler gives for the first job that never started.
+std::string first_pending_reason(const ScenarioRun& run) {
+  const ClusterRuntime& runtime = run.runtime();
+  for (const JobRecord& job : runtime.jobs()) {
+    if (job.state == JobState::Pending && job.start < 0) return runtime.scheduler().explain_unschedulable(job.spec);
+  }
+  return "";
+}
+
+std::string percent(double share) { return format_fixed(share * 100.0, 1) + "%"; }
+
+// "met by a, b; fewest GPUs at peak: b (3 of 8)" or "met by none".
+std::string who_meets(const std::vector<VerdictCandidate>& candidates,
+                      const std::function<bool(const RunMetrics&)>& meets) {
+  std::vector<const VerdictCandidate*> met;
+  for (const VerdictCandidate& c : candidates) {
+    if (meets(c.run->metrics())) met.push_back(&c);
+  }
+  if (met.empty()) return "met by none";
+  std::string out = "met by ";
+  std::uint64_t fewest = met.front()->run->metrics().gpus_used_peak;
+  for (std::size_t i = 0; i < met.size(); ++i) {
+    out += (i > 0 ? ", " : "") + met[i]->name;
+    fewest = std::min(fewest, met[i]->run->metrics().gpus_used_peak);
+  }
+  std::string cheapest;
+  for (const VerdictCandidate* c : met) {
+    if (c->run->metrics().gpus_used_peak == fewest) cheapest += (cheapest.empty() ? "" : ", ") + c->name;
+  }
+  return out + "; fewest GPUs at peak: " + cheapest + " (" + std::to_string(fewest) + " of " +
+         std::to_string(met.front()->run->metrics().gpu_count) + ")";
+}
+
+}  // namespace
+
+std::vector<std::string> run_warnings(const ScenarioRun& run, const std::string& label) {
+  const RunMetrics& m = run.metrics();
+  std::vector<std::string> warnings;
+  if (m.submitted == 0) return warnings;
+  if (m.never_started == m.submitted) {
+    warnings.push_back(label + " placed no job: " + count_of(static_cast<long long>(m.submitted), "job", "jobs") +
+                       " never started, e.g. " + first_pending_reason(run));
+  } else if (m.pending_at_end * 2 > m.submitted) {
+    std::string line = label + " left " + std::to_string(m.pending_at_end) + " of " + std::to_string(m.submitted) +
+                       " jobs pending at the end (" + std::to_string(m.never_started) + " never started)";
+    const std::string reason = first_pending_reason(run);
+    if (!reason.empty()) line += ", e.g. " + reason;
+    warnings.push_back(line);
+  }
+  return warnings;
+}
+
+namespace {
+
+// Of the jobs that finished (completed or failed), the share that completed within the job
+// SLO: a failed job missed it, which slo_attainment (over completed jobs) does not count.
+double job_slo_share(const RunMetrics& m) {
+  const auto measured = static_cast<double>(m.slowdown.count);
+  const double finished = measured + static_cast<double>(m.failed);
+  return m.slo_attainment < 0 || finished <= 0 ? -1 : m.slo_attainment * measured / finished;
+}
+
+// Of a service's requests that finished or were dropped by a kill, the share within its SLO.
+double request_slo_share(const ServiceMetrics& service) {
+  const auto finished = static_cast<double>(service.latency_s.count);
+  const double total = finished + static_cast<double>(service.dropped);
+  return service.slo_attainment < 0 || total <= 0 ? -1 : service.slo_attainment * finished / total;
+}
+
+bool origin_all_started(const RunMetrics& m, const std::string& name) {
+  for (const OriginMetrics& o : m.origins) {
+    if (o.name == name) return o.never_started == 0;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::string> compare_verdict(const Scenario& scenario, const std::vector<VerdictCandidate>& candidates) {
+  std::vector<std::string> lines;
+  if (candidates.empty()) return lines;
+  const double target = scenario.slo.attainment;
+  lines.push_back("every job started by the end: " +
+                  who_meets(candidates, [](const RunMetrics& m) { return m.never_started == 0; }));
+  if (scenario.slo.max_slowdown > 0) {
+    const auto meets = [target](const RunMetrics& m) { return m.never_started == 0 && job_slo_share(m) >= target; };
+    lines.push_back("job SLO (completion within " + format_fixed(scenario.slo.max_slowdown, 2) + "x standalone for " +
+                    percent(target) +
+                    " of finished jobs, failed ones missing it; every job started): " + who_meets(candidates, meets));
+  }
+  // One line per service with a request SLO, in origin order (the same in every variant).
+  const std::vector<ServiceMetrics>& services = candidates.front().run->metrics().services;
+  for (std::size_t s = 0; s < services.size(); ++s) {
+    if (services[s].slo_s <= 0) continue;
+    const auto meets = [s, target](const RunMetrics& m) {
+      return s < m.services.size() && request_slo_share(m.services[s]) >= target &&
+             origin_all_started(m, m.services[s].name);
+    };
+    lines.push_back("service " + quote(services[s].name) + " (latency within " + format_fixed(services[s].slo_s, 3) +
+                    " s for " + percent(target) +
+                    " of requests, dropped ones missing it; every pod started): " + who_meets(candidates, meets));
+  }
+  return lines;
+}
+
+}  // namespace sharesim

@@ -1,0 +1,112 @@
+// Issue 15's "tables that cannot mislead": waits with never-started jobs counted, GPUs used at
+// peak counting pods their own allocation killed, cost of the GPU-hours used, warnings for a
+// run that placed nothing, the verdict, compare.csv without JSON.
+#include <gtest/gtest.h>
+
+#include "apps/compare_run.h"
+#include "apps/run_verdict.h"
+#include "apps/summary_table.h"
+#include "run_helpers.h"
+#include "sim/scenario/json_reader.h"
+#include "sim/scenario/scenario.h"
+
+namespace sharesim {
+namespace {
+
+using namespace testing;
+
+// One exclusive A100-80GB; three 100 s jobs arrive at 0: one runs, two wait.
+std::string queue_scenario(const std::string& until, const std::string& extra = "") {
+  return shared_scenario(
+      1, 1, R"({"policy": "exclusive"})",
+      jobs_workload(
+          {{"a", 0, 100, R"({"gpus": 1})"}, {"b", 0, 100, R"({"gpus": 1})"}, {"c", 0, 100, R"({"gpus": 1})"}}),
+      R"("until": ")" + until + R"(", )" + extra);
+}
+
+TEST(HonestTables, NeverStartedJobsCountInTheCensoredWaits) {
+  const auto run = run_text(queue_scenario("150s"));
+  const RunMetrics& m = run->metrics();
+  EXPECT_EQ(m.pending_at_end, 1u);  // c
+  EXPECT_EQ(m.never_started, 1u);
+  // Started: a at 0, b at 100. All: c censored at 150.
+  EXPECT_EQ(m.wait_s.count, 2u);
+  EXPECT_DOUBLE_EQ(m.wait_s.max, 100.0);
+  EXPECT_EQ(m.wait_censored_s.count, 3u);
+  EXPECT_DOUBLE_EQ(m.wait_censored_s.max, 150.0);
+  EXPECT_DOUBLE_EQ(m.wait_censored_s.p50, 100.0);
+  const std::string table = format_summary_table(*run, "");
+  EXPECT_NE(table.find("pending at end 1 (never started 1)"), std::string::npos) << table;
+  EXPECT_NE(table.find("over all jobs, never-started censored at end"), std::string::npos) << table;
+  // One of three pending is not "most": no warning.
+  EXPECT_TRUE(run_warnings(*run, "the run").empty());
+}
+
+TEST(HonestTables, CostOfGpuHoursUsedBesideProvisioned) {
+  // Two GPUs for 720 s; one job holds one of them for 360 s.
+  const auto run =
+      run_text(shared_scenario(1, 2, R"({"policy": "exclusive"})", jobs_workload({{"a", 0, 360, R"({"gpus": 1})"}}),
+                               R"("until": "720s", "cost": {"gpu_hour": 10}, )"));
+  const RunMetrics& m = run->metrics();
+  EXPECT_NEAR(m.gpu_hours_provisioned, 0.4, 1e-12);  // 2 GPUs x 0.2 h
+  EXPECT_NEAR(m.cost, 4.0, 1e-9);
+  EXPECT_NEAR(m.cost_used, 1.0, 1e-9);  // 360 s of one GPU at 10 per hour
+}
+
+TEST(HonestTables, CatalogPriceAppliesWithoutAScenarioPriceAndPerModelOverridesIt) {
+  const std::string workload = jobs_workload({{"a", 0, 3600, R"({"gpus": 1})"}});
+  const auto catalog_priced =
+      run_text(shared_scenario(1, 1, R"({"policy": "exclusive"})", workload, R"("until": "1h", )", "H100-80GB"));
+  EXPECT_NEAR(catalog_priced->metrics().cost, GpuCatalog::builtin().find("H100-80GB")->gpu_hour_usd, 1e-9);
+  const auto overridden = run_text(shared_scenario(
+      1, 1, R"({"policy": "exclusive"})", workload,
+      R"("until": "1h", "cost": {"gpu_hour": 1, "gpu_hour_by_model": {"H100-80GB": 3}}, )", "H100-80GB"));
+  EXPECT_NEAR(overridden->metrics().cost, 3.0, 1e-9);
+}
+
+TEST(HonestTables, GpusUsedAtPeakCountsAPodItsOwnAllocationKilled) {
+  // 90000 MiB does not fit an A100-80GB (81920 MiB): the pod dies of OOM as it joins.
+  const auto run =
+      run_text(shared_scenario(1, 1, R"({"policy": "timeslice", "replicas": 4})",
+                               jobs_workload({{"big", 0, 100, R"({"gpus": 1, "demand": {"mem_mib": 90000}})"}})));
+  EXPECT_EQ(run->metrics().killed_oom, 1u);
+  EXPECT_EQ(run->metrics().gpus_used_peak, 1u);
+}
+
+TEST(HonestTables, NotebookRunHasNoZeroSlowdownAndShowsServiceRows) {
+  const auto run =
+      run_text(read_text_file(SHARESIM_SOURCE_DIR "/scenarios/notebooks-timeslice.json"), {{"until", "30m"}});
+  const std::string table = format_summary_table(*run, "");
+  EXPECT_EQ(table.find("slowdown p50 0.00"), std::string::npos) << table;
+  EXPECT_NE(table.find("service "), std::string::npos) << table;
+  EXPECT_NE(table.find("  chat "), std::string::npos) << table;
+}
+
+TEST(HonestTables, AVariantThatPlacesNothingIsWarnedAndMissesTheVerdict) {
+  // Mixed-strategy MIG offers nvidia.com/mig-* only; the pods ask for nvidia.com/gpu.
+  const Scenario scenario = load_scenario_text(
+      queue_scenario(
+          "1h",
+          R"("slo": {"max_slowdown": 2}, "compare": {"variants": {"mig-mixed": {"policy": "mig", "strategy": "mixed", "layout": "all-1g.10gb"}}}, )"),
+      "<test>", GpuCatalog::builtin());
+  CompareRun compare(scenario, GpuCatalog::builtin(), {"exclusive", "mig-mixed"});
+  compare.run();
+  const std::vector<std::string> warnings = compare.warnings();
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("policy mig-mixed placed no job: 3 jobs never started, e.g. 0/1 nodes are available"),
+            std::string::npos)
+      << warnings[0];
+  const std::vector<std::string> verdict = compare.verdict();
+  ASSERT_EQ(verdict.size(), 2u);
+  EXPECT_EQ(verdict[0], "every job started by the end: met by exclusive; fewest GPUs at peak: exclusive (1 of 1)");
+  // c completes 300 s after arriving for 100 s of work: 3 > 2, one miss in three.
+  EXPECT_NE(verdict[1].find("met by none"), std::string::npos) << verdict[1];
+  // compare.csv: no JSON in the sharing cells.
+  const std::string csv = compare.csv();
+  EXPECT_EQ(csv.find('{'), std::string::npos) << csv;
+  EXPECT_NE(csv.find("policy=mig strategy=mixed layout=all-1g.10gb"), std::string::npos) << csv;
+  EXPECT_EQ(compare.json()["warnings"].size(), 1u);
+}
+
+}  // namespace
+}  // namespace sharesim
