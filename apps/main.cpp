@@ -14,6 +14,7 @@
 #include <optional>
 
 #include "apps/compare_command.h"
+#include "apps/import_command.h"
 #include "apps/place_command.h"
 #include "apps/profiles_command.h"
 #include "apps/scenario_run.h"
@@ -133,11 +134,11 @@ int command_describe_nodes(const ScenarioArgs& args, bool json) {
   GpuCatalog storage;
   const GpuCatalog& catalog = catalog_for(args, storage);
   const Scenario scenario = load(args, catalog);
-  ScenarioRun run(scenario, catalog);
+  const ScenarioCluster built = build_scenario_cluster(scenario, catalog);  // no workload needed
   if (json) {
-    std::cout << describe_nodes_json(run.cluster()).dump(2) << "\n";
+    std::cout << describe_nodes_json(*built.cluster).dump(2) << "\n";
   } else {
-    std::cout << describe_nodes_text(run.cluster());
+    std::cout << describe_nodes_text(*built.cluster);
   }
   return 0;
 }
@@ -213,6 +214,7 @@ int main(int argc, char** argv) {
   const auto compare = add_compare_command(app);    // compare (apps/compare_command.h)
   const auto profiles = add_profiles_command(app);  // profiles fit / list (apps/profiles_command.h)
   const auto trace = add_trace_command(app);        // trace stats, convert, node-pools (apps/trace_command.h)
+  const auto import = add_import_command(app);      // import k8s (apps/import_command.h)
 
   try {
     app.parse(argc, argv);
@@ -231,6 +233,7 @@ int main(int argc, char** argv) {
     if (compare_command_chosen(*compare)) return run_compare_command(*compare);
     if (profiles_command_chosen(*profiles)) return run_profiles_command(*profiles);
     if (trace_command_selected(*trace)) return run_trace_command(*trace);
+    if (import_command_selected(*import)) return run_import_command(*import);
     if (*run) return command_run(args, output_dir, quiet);
     if (*validate) return command_validate(args);
     if (*describe) return command_describe_nodes(args, json);

@@ -7,6 +7,7 @@
 // OOM for that client only. A fatal fault in one client fails every client of the server
 // (CUDA MPS documentation, "Fault tolerance" / Volta MPS error containment).
 #include "policies/calibration/calibration_profile.h"
+#include "policies/device_plugin.h"
 #include "sim/cluster/gpu_catalog.h"
 #include "sim/cluster/gpu_sharing.h"
 
@@ -39,6 +40,9 @@ class MpsPolicy final : public GpuSharing {
   void on_join(std::span<const Resident> residents, Casualties& out) const override;
   void on_fault(std::span<const Resident> residents, std::size_t faulting, Casualties& out) const override;
   UnitSpread unit_spread() const override { return UnitSpread::SeveralPerDevice; }
+  void add_feature_labels(std::map<std::string, std::string>& labels, std::uint32_t /*gpus*/) const override {
+    add_replica_labels(labels, settings_.replicas, settings_.rename_by_default, "mps");
+  }
 
  private:
   MpsSettings settings_;

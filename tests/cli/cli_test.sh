@@ -380,7 +380,7 @@ sed 's/^node-1,64000,262144,4,P100/node-1,64000,262144,4,/' nodes.csv >bad-nodes
 expect_bad_input "place: GPU node without a model" "$tmp/out-bad-nodes" "bad-nodes.csv: line 3, column model: expected" \
   place --nodes bad-nodes.csv --pods pods.csv --policy fgd -o "$tmp/out-bad-nodes"
 expect_bad_input "place: unknown policy lists the six" "$tmp/out-bad-policy" \
-  '--policy: expected one of "random", "dotprod", "gpuclustering", "gpupacking", "bestfit", "fgd", found "best-fit"' \
+  '--policy: expected one of "random", "dotprod", "gpuclustering", "gpupacking", "bestfit", "fgd", "gpuclustering-milli", found "best-fit"' \
   place --nodes nodes.csv --pods pods.csv --policy best-fit -o "$tmp/out-bad-policy"
 expect_bad_input "place: negative inflation" "$tmp/out-bad-inflation" "--inflation: expected a number" \
   place --nodes nodes.csv --pods pods.csv --policy fgd --inflation -1 -o "$tmp/out-bad-inflation"
