@@ -5,6 +5,7 @@
 
 #include "policies/policy_registry.h"
 #include "sim/metrics/output_files.h"
+#include "sim/scenario/input_error.h"
 #include "workloads/profiles/workload_profile.h"
 #include "workloads/workload_builder.h"
 

@@ -1,6 +1,7 @@
 #include "importers/k8s/node_import.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 #include "importers/k8s/quantity.h"

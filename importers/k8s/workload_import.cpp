@@ -1,6 +1,7 @@
 #include "importers/k8s/workload_import.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 #include "importers/k8s/node_import.h"
@@ -100,7 +101,8 @@ class WorkloadImporter {
         const std::string type_at = pointer_append(types_at, it.key());
         const std::int64_t replicas = count_at(doc, it.value(), type_at, "replicas", 1, 1);
         std::string lower = it.key();
-        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+        std::transform(lower.begin(), lower.end(), lower.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
         add_template(doc, metadata, it.value(), type_at, name + "-" + lower, 1, replicas, 1);
       }
     } else {

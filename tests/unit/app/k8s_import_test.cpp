@@ -15,7 +15,7 @@ namespace {
 
 std::string data(const std::string& name) { return std::string(SHARESIM_SOURCE_DIR) + "/tests/data/k8s/" + name; }
 
-nlohmann::ordered_json import(K8sImportInputs inputs) {
+nlohmann::ordered_json import_inputs(K8sImportInputs inputs) {
   inputs.name = "imported";
   return import_k8s(inputs, GpuCatalog::builtin());
 }
@@ -26,7 +26,7 @@ std::unique_ptr<ScenarioRun> run_imported(const nlohmann::ordered_json& scenario
 
 std::string import_error(const K8sImportInputs& inputs) {
   try {
-    import(inputs);
+    import_inputs(inputs);
   } catch (const InputError& e) {
     return e.what();
   }
@@ -39,13 +39,14 @@ TEST(K8sImport, KubernetesQuantities) {
   EXPECT_EQ(cpu_milli_of(Json("0.1")), 100);
   EXPECT_EQ(cpu_milli_of(Json(4)), 4000);
   EXPECT_EQ(memory_mib_of(Json("32Gi")), 32768);
-  EXPECT_EQ(memory_mib_of(Json("515786112Ki")), 503697);
-  EXPECT_EQ(memory_mib_of(Json("1G")), 954);  // 1e9 bytes, rounded up to whole MiB
+  EXPECT_EQ(memory_mib_of(Json("515786112Ki")), 503698);  // 503697.375, rounded up
+  EXPECT_EQ(memory_mib_of(Json("1G")), 954);              // 1e9 bytes, rounded up to whole MiB
   EXPECT_EQ(cpu_milli_of(Json("four")), std::nullopt);
 }
 
 TEST(K8sImport, DeploymentOfFiveTwoGpuReplicasOnTwoFourGpuNodes) {
-  const auto scenario = import({.nodes = data("two-nodes.json"), .workloads = {data("deployment-five-2gpu.yaml")}});
+  const auto scenario =
+      import_inputs({.nodes = data("two-nodes.json"), .workloads = {data("deployment-five-2gpu.yaml")}});
   // The two nodes differ only in the labels the cluster sets (hostname, GFD timestamp): one pool.
   const auto& pools = scenario["cluster"]["node_pools"];
   ASSERT_EQ(pools.size(), 1u);
@@ -73,9 +74,9 @@ TEST(K8sImport, DeploymentOfFiveTwoGpuReplicasOnTwoFourGpuNodes) {
 }
 
 TEST(K8sImport, TimeSlicingConfigMapReplicasFourRenamedFailsGreaterThanOne) {
-  const auto scenario = import({.nodes = data("timeslice-node.yaml"),
-                                .device_plugin_config = data("timeslice-configmap.yaml"),
-                                .workloads = {data("shared-pods.yaml")}});
+  const auto scenario = import_inputs({.nodes = data("timeslice-node.yaml"),
+                                       .device_plugin_config = data("timeslice-configmap.yaml"),
+                                       .workloads = {data("shared-pods.yaml")}});
   const auto& sharing = scenario["cluster"]["node_pools"][0]["sharing"];
   EXPECT_EQ(sharing, nlohmann::ordered_json::parse(
                          R"({"policy": "timeslice", "replicas": 4, "rename_by_default": true,
@@ -102,9 +103,9 @@ TEST(K8sImport, TimeSlicingConfigMapReplicasFourRenamedFailsGreaterThanOne) {
 }
 
 TEST(K8sImport, MigPartedAllBalancedNodeWithMixedStrategy) {
-  const auto scenario = import({.nodes = data("mig-node.yaml"),
-                                .device_plugin_config = data("mig-plugin-config.yaml"),
-                                .mig_config = data("mig-parted.yaml")});
+  const auto scenario = import_inputs({.nodes = data("mig-node.yaml"),
+                                       .device_plugin_config = data("mig-plugin-config.yaml"),
+                                       .mig_config = data("mig-parted.yaml")});
   EXPECT_FALSE(scenario.contains("workload"));
   const auto& sharing = scenario["cluster"]["node_pools"][0]["sharing"];
   EXPECT_EQ(sharing["policy"], "mig");
@@ -118,19 +119,20 @@ TEST(K8sImport, MigPartedAllBalancedNodeWithMixedStrategy) {
   EXPECT_EQ(node.labels.at("nvidia.com/mig-1g.10gb.count"), "16");  // 2 per GPU x 8 GPUs
   EXPECT_EQ(node.labels.at("nvidia.com/mig-3g.40gb.count"), "8");
   EXPECT_EQ(node.labels.at("nvidia.com/gpu.product"), "NVIDIA-A100-SXM4-80GB");
-  EXPECT_NE(describe_nodes_text(*built.cluster).find("nvidia.com/mig-2g.20gb:   8"), std::string::npos)
+  EXPECT_NE(describe_nodes_text(*built.cluster).find("  nvidia.com/mig-2g.20gb:  8\n"), std::string::npos)
       << describe_nodes_text(*built.cluster);
   EXPECT_THROW(ScenarioRun(loaded, GpuCatalog::builtin()), InputError);
 }
 
 TEST(K8sImport, MigLabelNamesAKnownLayoutWithoutMigPartedFile) {
   const auto scenario =
-      import({.nodes = data("mig-node.yaml"), .device_plugin_config = data("mig-plugin-config.yaml")});
+      import_inputs({.nodes = data("mig-node.yaml"), .device_plugin_config = data("mig-plugin-config.yaml")});
   EXPECT_EQ(scenario["cluster"]["node_pools"][0]["sharing"]["layout"], "all-balanced");
 }
 
 TEST(K8sImport, ProductSelectorTaintAndLabelSelector) {
-  const auto scenario = import({.nodes = data("mixed-cluster.yaml"), .workloads = {data("selector-taint-pods.yaml")}});
+  const auto scenario =
+      import_inputs({.nodes = data("mixed-cluster.yaml"), .workloads = {data("selector-taint-pods.yaml")}});
   const auto& pools = scenario["cluster"]["node_pools"];
   ASSERT_EQ(pools.size(), 3u);
   EXPECT_EQ(pools[1]["gpu"], "H100-80GB");
@@ -139,19 +141,26 @@ TEST(K8sImport, ProductSelectorTaintAndLabelSelector) {
   EXPECT_EQ(pools[2]["gpus_per_node"], 0);
   const auto& jobs = scenario["workload"]["jobs"];
   EXPECT_EQ(jobs[0]["request"]["gpu_product"], "H100-80GB");  // the GFD name, mapped to the catalog id
-  EXPECT_EQ(jobs[2]["request"]["node_selector"]["team"], "shared");
+  EXPECT_EQ(jobs[0]["request"]["tolerations"][0]["value"], "research");
+  EXPECT_EQ(jobs[2]["arrival"], "1s");
+  EXPECT_EQ(jobs[3]["request"]["node_selector"]["team"], "shared");
 
   const auto run = run_imported(scenario, "10m");
   const auto& records = run->runtime().jobs();
-  ASSERT_EQ(records.size(), 3u);
+  ASSERT_EQ(records.size(), 4u);
+  const auto node_of = [&](const JobRecord& record) {
+    return run->cluster().node(run->runtime().pods()[record.first_pod].node).name;
+  };
   EXPECT_EQ(records[0].state, JobState::Running);
-  EXPECT_EQ(run->cluster().node(run->runtime().pods()[records[0].first_pod].node).name, "h100-80gb-0");
-  EXPECT_EQ(records[1].state, JobState::Pending);
-  EXPECT_EQ(run->runtime().scheduler().explain_unschedulable(records[1].spec),
+  EXPECT_EQ(node_of(records[0]), "h100-80gb-0");
+  EXPECT_EQ(records[1].state, JobState::Running);
+  EXPECT_EQ(node_of(records[1]), "a100-80gb-0");
+  EXPECT_EQ(records[2].state, JobState::Pending);  // the H100 left is tainted
+  EXPECT_EQ(run->runtime().scheduler().explain_unschedulable(records[2].spec),
             "0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: research}, "
-            "2 node(s) didn't match Pod's node affinity/selector.");
-  EXPECT_EQ(records[2].state, JobState::Running);
-  const std::string node = run->cluster().node(run->runtime().pods()[records[2].first_pod].node).name;
+            "2 Insufficient nvidia.com/gpu.");
+  EXPECT_EQ(records[3].state, JobState::Running);
+  const std::string node = node_of(records[3]);
   EXPECT_TRUE(node == "a100-80gb-0" || node == "cpu-0") << node;  // the team=shared nodes
 }
 
