@@ -15,6 +15,17 @@ namespace {
 
 std::string data(const std::string& name) { return std::string(SHARESIM_SOURCE_DIR) + "/tests/data/k8s/" + name; }
 
+// The inputs of `sharesim import k8s`: nodes, device plugin config, mig-parted config, manifests.
+K8sImportInputs inputs_of(const std::string& nodes, const std::string& plugin = "", const std::string& mig = "",
+                          const std::vector<std::string>& workloads = {}) {
+  K8sImportInputs inputs;
+  inputs.nodes = nodes;
+  inputs.device_plugin_config = plugin;
+  inputs.mig_config = mig;
+  inputs.workloads = workloads;
+  return inputs;
+}
+
 nlohmann::ordered_json import_inputs(K8sImportInputs inputs) {
   inputs.name = "imported";
   return import_k8s(inputs, GpuCatalog::builtin());
@@ -45,8 +56,8 @@ TEST(K8sImport, KubernetesQuantities) {
 }
 
 TEST(K8sImport, DeploymentOfFiveTwoGpuReplicasOnTwoFourGpuNodes) {
-  const auto scenario =
-      import_inputs({.nodes = data("two-nodes.json"), .workloads = {data("deployment-five-2gpu.yaml")}});
+  const auto scenario = import_inputs(
+      inputs_of(data("two-nodes.json"), "", "", std::vector<std::string>{data("deployment-five-2gpu.yaml")}));
   // The two nodes differ only in the labels the cluster sets (hostname, GFD timestamp): one pool.
   const auto& pools = scenario["cluster"]["node_pools"];
   ASSERT_EQ(pools.size(), 1u);
@@ -74,9 +85,8 @@ TEST(K8sImport, DeploymentOfFiveTwoGpuReplicasOnTwoFourGpuNodes) {
 }
 
 TEST(K8sImport, TimeSlicingConfigMapReplicasFourRenamedFailsGreaterThanOne) {
-  const auto scenario = import_inputs({.nodes = data("timeslice-node.yaml"),
-                                       .device_plugin_config = data("timeslice-configmap.yaml"),
-                                       .workloads = {data("shared-pods.yaml")}});
+  const auto scenario = import_inputs(inputs_of(data("timeslice-node.yaml"), data("timeslice-configmap.yaml"), "",
+                                                std::vector<std::string>{data("shared-pods.yaml")}));
   const auto& sharing = scenario["cluster"]["node_pools"][0]["sharing"];
   EXPECT_EQ(sharing, nlohmann::ordered_json::parse(
                          R"({"policy": "timeslice", "replicas": 4, "rename_by_default": true,
@@ -103,9 +113,8 @@ TEST(K8sImport, TimeSlicingConfigMapReplicasFourRenamedFailsGreaterThanOne) {
 }
 
 TEST(K8sImport, MigPartedAllBalancedNodeWithMixedStrategy) {
-  const auto scenario = import_inputs({.nodes = data("mig-node.yaml"),
-                                       .device_plugin_config = data("mig-plugin-config.yaml"),
-                                       .mig_config = data("mig-parted.yaml")});
+  const auto scenario =
+      import_inputs(inputs_of(data("mig-node.yaml"), data("mig-plugin-config.yaml"), data("mig-parted.yaml")));
   EXPECT_FALSE(scenario.contains("workload"));
   const auto& sharing = scenario["cluster"]["node_pools"][0]["sharing"];
   EXPECT_EQ(sharing["policy"], "mig");
@@ -125,14 +134,13 @@ TEST(K8sImport, MigPartedAllBalancedNodeWithMixedStrategy) {
 }
 
 TEST(K8sImport, MigLabelNamesAKnownLayoutWithoutMigPartedFile) {
-  const auto scenario =
-      import_inputs({.nodes = data("mig-node.yaml"), .device_plugin_config = data("mig-plugin-config.yaml")});
+  const auto scenario = import_inputs(inputs_of(data("mig-node.yaml"), data("mig-plugin-config.yaml")));
   EXPECT_EQ(scenario["cluster"]["node_pools"][0]["sharing"]["layout"], "all-balanced");
 }
 
 TEST(K8sImport, ProductSelectorTaintAndLabelSelector) {
-  const auto scenario =
-      import_inputs({.nodes = data("mixed-cluster.yaml"), .workloads = {data("selector-taint-pods.yaml")}});
+  const auto scenario = import_inputs(
+      inputs_of(data("mixed-cluster.yaml"), "", "", std::vector<std::string>{data("selector-taint-pods.yaml")}));
   const auto& pools = scenario["cluster"]["node_pools"];
   ASSERT_EQ(pools.size(), 3u);
   EXPECT_EQ(pools[1]["gpu"], "H100-80GB");
@@ -155,13 +163,14 @@ TEST(K8sImport, ProductSelectorTaintAndLabelSelector) {
   EXPECT_EQ(node_of(records[0]), "h100-80gb-0");
   EXPECT_EQ(records[1].state, JobState::Running);
   EXPECT_EQ(node_of(records[1]), "a100-80gb-0");
-  EXPECT_EQ(records[2].state, JobState::Pending);  // the H100 left is tainted
-  EXPECT_EQ(run->runtime().scheduler().explain_unschedulable(records[2].spec),
+  // The runtime's jobs are in arrival order: shared-team (0s) before intolerant (1s).
+  EXPECT_EQ(records[2].state, JobState::Running);
+  const std::string node = node_of(records[2]);
+  EXPECT_TRUE(node == "a100-80gb-0" || node == "cpu-0") << node;  // the team=shared nodes
+  EXPECT_EQ(records[3].state, JobState::Pending);                 // the H100 left is tainted
+  EXPECT_EQ(run->runtime().scheduler().explain_unschedulable(records[3].spec),
             "0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: research}, "
             "2 Insufficient nvidia.com/gpu.");
-  EXPECT_EQ(records[3].state, JobState::Running);
-  const std::string node = node_of(records[3]);
-  EXPECT_TRUE(node == "a100-80gb-0" || node == "cpu-0") << node;  // the team=shared nodes
 }
 
 TEST(K8sImport, GfdProductNamesAreAcceptedWhereCatalogIdsAre) {
@@ -185,13 +194,14 @@ TEST(K8sImport, TimeSlicedProductLabelGetsSharedSuffixWithoutRename) {
 
 TEST(K8sImport, ErrorsNameFileDocumentAndPath) {
   const std::string nodes = data("two-nodes.json");
-  EXPECT_EQ(import_error({.nodes = nodes, .workloads = {data("bad-yaml.yaml")}}),
+  EXPECT_EQ(import_error(inputs_of(nodes, "", "", std::vector<std::string>{data("bad-yaml.yaml")})),
             data("bad-yaml.yaml") + ": line 6, column 1: YAML syntax error: end of sequence flow not found");
-  const std::string unknown = import_error({.nodes = nodes, .workloads = {data("unknown-kind.yaml")}});
+  const std::string unknown =
+      import_error(inputs_of(nodes, "", "", std::vector<std::string>{data("unknown-kind.yaml")}));
   EXPECT_EQ(unknown.rfind(data("unknown-kind.yaml") + ": document 2, /kind: expected one of \"Pod\", ", 0), 0u)
       << unknown;
   EXPECT_NE(unknown.find("found \"Service\""), std::string::npos) << unknown;
-  const std::string product = import_error({.nodes = data("unknown-product-node.yaml")});
+  const std::string product = import_error(inputs_of(data("unknown-product-node.yaml")));
   EXPECT_EQ(product.rfind(data("unknown-product-node.yaml") +
                               ": document 1, /metadata/labels/nvidia.com~1gpu.product: unknown GPU product "
                               "\"NVIDIA-Quantum-9000\"; the catalog knows \"NVIDIA-A100-SXM4-40GB\" (A100-40GB), ",
@@ -199,8 +209,7 @@ TEST(K8sImport, ErrorsNameFileDocumentAndPath) {
             0u)
       << product;
   // A node label naming a config the ConfigMap lacks.
-  const std::string config =
-      import_error({.nodes = data("mig-node.yaml"), .device_plugin_config = data("timeslice-configmap.yaml")});
+  const std::string config = import_error(inputs_of(data("mig-node.yaml"), data("timeslice-configmap.yaml")));
   EXPECT_EQ(config, data("mig-node.yaml") +
                         ": document 1, /metadata/labels/nvidia.com~1device-plugin.config: no device plugin config "
                         "named \"mixed\" in " +
