@@ -17,6 +17,7 @@
 #include "apps/check_command.h"
 #include "apps/compare_command.h"
 #include "apps/corun_command.h"
+#include "apps/import_command.h"
 #include "apps/place_command.h"
 #include "apps/profiles_command.h"
 #include "apps/progress_bar.h"
@@ -117,11 +118,11 @@ int command_describe_nodes(const ScenarioArgs& args, bool json) {
   GpuCatalog storage;
   const GpuCatalog& catalog = catalog_for(args, storage);
   const Scenario scenario = load(args, catalog);
-  ScenarioRun run(scenario, catalog);
+  const ScenarioCluster built = build_scenario_cluster(scenario, catalog);  // no workload needed
   if (json) {
-    std::cout << describe_nodes_json(run.cluster()).dump(2) << "\n";
+    std::cout << describe_nodes_json(*built.cluster).dump(2) << "\n";
   } else {
-    std::cout << describe_nodes_text(run.cluster());
+    std::cout << describe_nodes_text(*built.cluster);
   }
   return 0;
 }
@@ -206,6 +207,7 @@ int main(int argc, char** argv) {
   const auto sweep = add_sweep_command(app);        // sweep, sweep merge (apps/sweep_command.h)
   const auto size = add_size_command(app);          // size (apps/size_command.h)
   const auto report = add_report_command(app);      // report DIR (apps/report_command.h)
+  const auto import = add_import_command(app);      // import k8s (apps/import_command.h)
 
   try {
     app.parse(argc, argv);
@@ -230,6 +232,7 @@ int main(int argc, char** argv) {
     if (size_command_chosen(*size)) return run_size_command(*size);
     if (report_command_chosen(*report)) return run_report_command(*report);
     if (*run) return command_run(args, output_dir, run_flags);
+    if (import_command_selected(*import)) return run_import_command(*import);
     if (*validate) return command_validate(args);
     if (*describe) return command_describe_nodes(args, json);
     if (*generate) return command_generate(args, trace_output);

@@ -10,6 +10,7 @@
 #include "policies/policy_registry.h"
 #include "sim/metrics/output_files.h"
 #include "sim/metrics/output_set.h"
+#include "sim/scenario/input_error.h"
 #include "workloads/profiles/workload_profile.h"
 #include "workloads/workload_builder.h"
 
@@ -21,12 +22,24 @@ MeasuredProfiles builtin_measured_profiles() {
   return MeasuredProfiles{builtin_measured_mig_speed, builtin_measured_interference, builtin_measured_pair_speed};
 }
 
+ScenarioCluster build_scenario_cluster(const Scenario& scenario, const GpuCatalog& catalog) {
+  ScenarioCluster built;
+  built.calibration =
+      std::make_unique<CalibrationSet>(scenario.calibration_overrides, scenario.file, "/calibration/overrides");
+  built.cluster = std::make_unique<Cluster>(
+      scenario.node_pools, catalog, make_sharing_factory(scenario.file, *built.calibration, builtin_measured_profiles()),
+      scenario.file);
+  return built;
+}
+
 ScenarioRun::ScenarioRun(const Scenario& scenario, const GpuCatalog& catalog) : scenario_(scenario) {
-  calibration_ =
-      std::make_unique<CalibrationSet>(scenario_.calibration_overrides, scenario_.file, "/calibration/overrides");
-  cluster_ = std::make_unique<Cluster>(scenario_.node_pools, catalog,
-                                       make_sharing_factory(scenario_.file, *calibration_, builtin_measured_profiles()),
-                                       scenario_.file);
+  if (scenario_.workload.is_null()) {
+    throw InputError(scenario_.file, "",
+                     "the scenario has no \"workload\"; only describe-nodes reads a cluster-only scenario");
+  }
+  ScenarioCluster built = build_scenario_cluster(scenario_, catalog);
+  calibration_ = std::move(built.calibration);
+  cluster_ = std::move(built.cluster);
   workload_context_ = std::make_unique<WorkloadContext>(shapes_, origins_, cluster_->resource_names(), catalog,
                                                         scenario_.file, scenario_.base_dir, scenario_.seed);
   workload_context_->until = scenario_.until;

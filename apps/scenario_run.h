@@ -29,6 +29,14 @@ std::string_view sharesim_version();
 // measured pair speeds) that the sharing policies use where a profile has them.
 MeasuredProfiles builtin_measured_profiles();
 
+// A scenario's cluster alone, with the calibration its sharing policies read: what
+// describe-nodes needs, for a scenario with or without a workload.
+struct ScenarioCluster {
+  std::unique_ptr<CalibrationSet> calibration;
+  std::unique_ptr<Cluster> cluster;
+};
+ScenarioCluster build_scenario_cluster(const Scenario& scenario, const GpuCatalog& catalog);
+
 class ScenarioRun {
  public:
   // Builds everything; throws InputError for any bad setting (nothing runs then).

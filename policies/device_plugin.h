@@ -4,6 +4,7 @@
 // it rejects a pod asking more than one at admission (NVIDIA k8s-device-plugin README, "Shared
 // Access to GPUs").
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "sim/cluster/gpu_sharing.h"
@@ -26,6 +27,19 @@ inline void reject_request_greater_than_one(std::size_t newcomer, const std::str
   out.reason = "UnexpectedAdmissionError: Allocate failed due to rpc error: code = Unknown desc = request for '" +
                resource_name + ": " + std::to_string(requested) +
                "' too large: maximum request size for shared resources is 1, which is unexpected";
+}
+
+// GPU feature discovery's labels for a GPU shared by replicas (time-slicing or MPS): the
+// replica count, the strategy ("time-slicing", "mps"), and "-SHARED" after the product name
+// when the replicas keep the resource name nvidia.com/gpu, so that a nodeSelector on the plain
+// product does not put a pod that expects a whole GPU on a shared one (k8s-device-plugin
+// README, "Shared Access to GPUs"; GPU operator "Time-Slicing GPUs in Kubernetes", which shows
+// nvidia.com/gpu.product=Tesla-T4-SHARED and nvidia.com/gpu.replicas=4).
+inline void add_replica_labels(std::map<std::string, std::string>& labels, std::int64_t replicas,
+                               bool rename_by_default, const char* strategy) {
+  labels["nvidia.com/gpu.replicas"] = std::to_string(replicas);
+  labels["nvidia.com/gpu.sharing-strategy"] = replicas > 1 ? strategy : "none";
+  if (replicas > 1 && !rename_by_default) labels["nvidia.com/gpu.product"] += "-SHARED";
 }
 
 }  // namespace sharesim

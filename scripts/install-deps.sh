@@ -7,6 +7,7 @@ packages=(
   build-essential cmake
   libboost-graph-dev libeigen3-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libyaml-cpp-dev  # sharesim import k8s reads Kubernetes YAML (importers/k8s)
   python3  # tests/cli/cli_test.sh reads JSON outputs with it
   gnuplot-nox  # sharesim place-sweep draws its plots with it (docs/placement.md)
   libbenchmark-tools python3-scipy  # make bench: compare.py and its U test (docs/ci.md)

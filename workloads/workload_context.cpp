@@ -187,6 +187,16 @@ std::uint32_t WorkloadContext::shape_from_request(const nlohmann::json& request,
   if (request.contains("gpu_resource")) {
     shape.gpu_resource = resource_names.intern(request["gpu_resource"].get<std::string>());
   }
+  if (request.contains("node_selector")) {
+    for (auto label = request["node_selector"].begin(); label != request["node_selector"].end(); ++label)
+      shape.node_selector.emplace_back(label.key(), label.value().get<std::string>());  // the schema sorts keys
+  }
+  if (request.contains("tolerations")) {
+    for (const nlohmann::json& toleration : request["tolerations"]) {
+      shape.tolerations.push_back({toleration.value("key", ""), toleration.value("operator", "Equal"),
+                                   toleration.value("value", ""), toleration.value("effect", "")});
+    }
+  }
   if (request.contains("profile")) {
     // A named workload profile (docs/profiles.md) gives the demand; `demand` below overrides
     // the fields it names.

@@ -43,12 +43,16 @@ bool ClusterState::fits(std::uint32_t node, const PlacementPodRequest& pod) cons
   return fully_free_[node] >= pod.num_gpu;
 }
 
-GpuClassCensus ClusterState::census(std::uint32_t node, std::int64_t gpu_class) const {
+GpuClassCensus ClusterState::census(std::uint32_t node, std::int64_t per_milli_class, GpuClassing classing) const {
   GpuClassCensus census;
-  census.distinct_classes = static_cast<std::int64_t>(classes_[node].size());
+  const std::int64_t target = gpu_class_from_per_milli(per_milli_class, classing);
+  std::vector<std::int64_t> seen;  // a handful of classes per node
   for (const auto& [cls, pods] : classes_[node]) {
-    if (cls == gpu_class) census.pods_of_same_class = pods;
+    const std::int64_t grouped = gpu_class_from_per_milli(cls, classing);
+    if (std::find(seen.begin(), seen.end(), grouped) == seen.end()) seen.push_back(grouped);
+    if (grouped == target) census.pods_of_same_class += pods;
   }
+  census.distinct_classes = static_cast<std::int64_t>(seen.size());
   return census;
 }
 
@@ -59,7 +63,7 @@ void ClusterState::place(std::uint32_t node, const PlacementPodRequest& pod, con
     gpu_free_[gpu_begin_[node] + gpus.gpus[i]] -= pod.gpu_milli;
     idle_gpu_milli_ -= pod.gpu_milli;
   }
-  const std::int64_t cls = gpu_class_of(pod);
+  const std::int64_t cls = gpu_class_of(pod, GpuClassing::kPerMilli);  // the finer grouping; census() coarsens
   if (cls != 0) {
     auto& list = classes_[node];
     const auto it = std::find_if(list.begin(), list.end(), [&](const auto& entry) { return entry.first == cls; });

@@ -23,7 +23,9 @@ class ClusterState {
   bool fits(std::uint32_t node, const PlacementPodRequest& pod) const;
   // Changes whenever the node's allocation changes (score caches compare it).
   std::uint32_t version(std::uint32_t node) const { return version_[node]; }
-  GpuClassCensus census(std::uint32_t node, std::int64_t gpu_class) const;
+  // `per_milli_class` is the pod's class under GpuClassing::kPerMilli (what the state records);
+  // the census counts classes as `classing` groups them.
+  GpuClassCensus census(std::uint32_t node, std::int64_t per_milli_class, GpuClassing classing) const;
 
   // Takes the pod's CPU, memory and GPU milli on the node (the node must fit it).
   void place(std::uint32_t node, const PlacementPodRequest& pod, const GpuChoice& gpus);

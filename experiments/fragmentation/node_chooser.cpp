@@ -11,7 +11,8 @@
 namespace sharesim {
 
 const std::vector<std::string>& placement_experiment_policy_names() {
-  static const std::vector<std::string> names{"random", "dotprod", "gpuclustering", "gpupacking", "bestfit", "fgd"};
+  static const std::vector<std::string> names{"random",  "dotprod", "gpuclustering",      "gpupacking",
+                                              "bestfit", "fgd",     "gpuclustering-milli"};
   return names;
 }
 
@@ -56,9 +57,13 @@ NodeChooser::CachedScore NodeChooser::compute(std::uint32_t node, const Placemen
       entry.score = static_cast<std::int32_t>(dot_product_score(view, pod));
       break;
     case PlacementExperimentPolicy::kGpuClustering:
-      entry.score =
-          static_cast<std::int32_t>(gpu_clustering_score(view, pod, cluster_.census(node, gpu_class_of(pod))));
+    case PlacementExperimentPolicy::kGpuClusteringMilli: {
+      const GpuClassing classing =
+          policy_ == PlacementExperimentPolicy::kGpuClustering ? GpuClassing::kArtifact : GpuClassing::kPerMilli;
+      const GpuClassCensus census = cluster_.census(node, gpu_class_of(pod, GpuClassing::kPerMilli), classing);
+      entry.score = static_cast<std::int32_t>(gpu_clustering_score(view, pod, census));
       break;
+    }
     case PlacementExperimentPolicy::kGpuPacking:
       entry.score = static_cast<std::int32_t>(gpu_packing_score(view, pod));
       break;

@@ -21,9 +21,18 @@
 
 namespace sharesim {
 
-enum class PlacementExperimentPolicy { kRandom, kDotProd, kGpuClustering, kGpuPacking, kBestFit, kFgd };
+enum class PlacementExperimentPolicy {
+  kRandom,
+  kDotProd,
+  kGpuClustering,
+  kGpuPacking,
+  kBestFit,
+  kFgd,
+  kGpuClusteringMilli
+};
 
-// "random", "dotprod", "gpuclustering", "gpupacking", "bestfit", "fgd" (the experiment's order).
+// "random", "dotprod", "gpuclustering", "gpupacking", "bestfit", "fgd" (the experiment's order),
+// then the variant "gpuclustering-milli" (GpuClassing::kPerMilli), not one of the paper's six.
 const std::vector<std::string>& placement_experiment_policy_names();
 std::optional<PlacementExperimentPolicy> parse_placement_experiment_policy(std::string_view name);
 std::string_view policy_name(PlacementExperimentPolicy policy);

@@ -105,6 +105,31 @@ std::string MigPolicy::resource_name_of(const MigProfile& profile) const {
   return resource_names_[static_cast<std::size_t>(&profile - settings_.gpu->profiles.data())];
 }
 
+// GFD's MIG labels (k8s-device-plugin docs/gpu-feature-discovery README, "MIG 'single'
+// strategy" and "MIG 'mixed' strategy"): under single the node's GPUs are its instances, so the
+// product gets "-MIG-<profile>" and the count and memory are the instances'; under mixed each
+// profile has nvidia.com/mig-<profile>.count and .memory beside the unchanged GPU labels.
+void MigPolicy::add_feature_labels(std::map<std::string, std::string>& labels, std::uint32_t gpus) const {
+  labels["nvidia.com/mig.strategy"] = settings_.strategy;
+  if (settings_.strategy == "single" && !settings_.layout.instances.empty()) {
+    const MigProfile& profile = *settings_.layout.instances.front().profile;
+    labels["nvidia.com/gpu.product"] = model_.product + "-MIG-" + std::string(profile.name);
+    labels["nvidia.com/gpu.count"] = std::to_string(settings_.layout.instances.size() * gpus);
+    labels["nvidia.com/gpu.memory"] = std::to_string(profile.memory_mib);
+  }
+  // After the product is set, so that "-SHARED" ends it.
+  add_replica_labels(labels, replicas(), settings_.timeslice && settings_.timeslice->rename_by_default, "time-slicing");
+  if (settings_.strategy != "mixed") return;
+  std::map<std::string, std::int64_t> counts;
+  for (const MigInstance& instance : settings_.layout.instances) {
+    std::string name(instance.profile->name);
+    std::replace(name.begin(), name.end(), '+', '.');  // as in the resource name, above
+    ++counts[name];
+    labels["nvidia.com/mig-" + name + ".memory"] = std::to_string(instance.profile->memory_mib);
+  }
+  for (const auto& [name, count] : counts) labels["nvidia.com/mig-" + name + ".count"] = std::to_string(count * gpus);
+}
+
 std::vector<ResourceQuantity> MigPolicy::advertise() const {
   std::vector<ResourceQuantity> out;
   for (const MigInstance& instance : settings_.layout.instances) {

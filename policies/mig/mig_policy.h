@@ -72,6 +72,7 @@ class MigPolicy final : public GpuSharing {
   bool can_repartition_for(const DeviceAsk& ask) const override;
   SimTime repartition_time() const override { return reconfiguration_ns_; }
   void repartition_for(const DeviceAsk& ask) override;
+  void add_feature_labels(std::map<std::string, std::string>& labels, std::uint32_t gpus) const override;
 
  private:
   // The resource an instance of `profile` is advertised as under the strategy.

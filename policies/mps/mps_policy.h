@@ -11,6 +11,7 @@
 // measured on this GPU model, the measured speeds; otherwise the water-filling contention model
 // times the calibration profile's interference factor (docs/models.md).
 #include "policies/calibration/calibration_profile.h"
+#include "policies/device_plugin.h"
 #include "policies/measured_profiles.h"
 #include "sim/cluster/gpu_catalog.h"
 #include "sim/cluster/gpu_sharing.h"
@@ -44,6 +45,9 @@ class MpsPolicy final : public GpuSharing {
   void on_join(std::span<const Resident> residents, Casualties& out) const override;
   void on_fault(std::span<const Resident> residents, std::size_t faulting, Casualties& out) const override;
   UnitSpread unit_spread() const override { return UnitSpread::SeveralPerDevice; }
+  void add_feature_labels(std::map<std::string, std::string>& labels, std::uint32_t /*gpus*/) const override {
+    add_replica_labels(labels, settings_.replicas, settings_.rename_by_default, "mps");
+  }
 
  private:
   // Scales the all-busy rates for clients with duty cycles (policies/time_sharing/duty_cycle.h).

@@ -6,6 +6,7 @@
 // allocation that does not fit fails (OOM), and `oom_blast_radius` says whether only that pod
 // or every pod on the GPU dies. Contexts are isolated from each other's faults.
 #include "policies/calibration/calibration_profile.h"
+#include "policies/device_plugin.h"
 #include "policies/time_sharing/slice_timing.h"
 #include "sim/cluster/gpu_catalog.h"
 #include "sim/cluster/gpu_sharing.h"
@@ -44,6 +45,9 @@ class TimeslicePolicy final : public GpuSharing {
   double context_switches_per_ns(std::span<const Resident> residents) const override;
   std::optional<SliceSchedule> slice_schedule() const override;
   UnitSpread unit_spread() const override { return UnitSpread::SeveralPerDevice; }
+  void add_feature_labels(std::map<std::string, std::string>& labels, std::uint32_t /*gpus*/) const override {
+    add_replica_labels(labels, settings_.replicas, settings_.rename_by_default, "time-slicing");
+  }
 
  private:
   TimesliceSettings settings_;

@@ -30,6 +30,7 @@ Cluster::Cluster(const std::vector<NodePoolSpec>& pools, const GpuCatalog& catal
     pool.gpus_per_node = static_cast<std::uint32_t>(spec.gpus_per_node);
     pool.policy = spec.sharing.value("policy", "exclusive");
     pool.sharing = spec.sharing;
+    pool.taints = spec.taints;
     pool.topology = std::make_shared<NodeTopology>(kind, pool.gpus_per_node);
     const auto pool_index = static_cast<std::uint32_t>(pools_.size());
     // A pool without GPUs makes no policy object below; its `sharing` config is checked anyway.
@@ -63,6 +64,7 @@ Cluster::Cluster(const std::vector<NodePoolSpec>& pools, const GpuCatalog& catal
         set_advertised(gpu);
         gpus_.push_back(std::move(gpu));
       }
+      if (pool.gpus_per_node > 0) gpus_[node.first_gpu].sharing->add_feature_labels(node.labels, pool.gpus_per_node);
       rack_of_node.push_back(rack_base + n / per_rack);
       nodes_.push_back(std::move(node));
     }

@@ -88,6 +88,7 @@ struct NodePool {
   std::string policy;  // sharing policy name, for reports
   std::shared_ptr<const NodeTopology> topology;
   nlohmann::json sharing;  // the pool's sharing config as given
+  std::vector<Taint> taints;
 };
 
 // Makes the sharing-policy object of one GPU. Supplied by policies/ (sim/ knows none).

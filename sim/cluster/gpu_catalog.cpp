@@ -268,9 +268,11 @@ const GpuCatalog& GpuCatalog::builtin() {
 }
 
 const GpuModel* GpuCatalog::find(std::string_view id) const {
-  // A dozen models: a scan is as fast as a map and keeps file order for listings.
-  const auto found =
-      std::find_if(models_.begin(), models_.end(), [&](const GpuModel& model) { return model.id == id; });
+  // A dozen models: a scan is as fast as a map and keeps file order for listings. The product
+  // is GPU feature discovery's nvidia.com/gpu.product value, accepted wherever an id is, so a
+  // Kubernetes nodeSelector's value can be used as written.
+  const auto found = std::find_if(models_.begin(), models_.end(),
+                                  [&](const GpuModel& model) { return model.id == id || model.product == id; });
   return found == models_.end() ? nullptr : &*found;
 }
 

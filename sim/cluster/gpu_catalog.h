@@ -39,7 +39,8 @@ class GpuCatalog {
   // The catalog compiled into the program from scenarios/hardware/gpus.json.
   static const GpuCatalog& builtin();
 
-  const GpuModel* find(std::string_view id) const;  // nullptr when unknown
+  // By catalog id or by GFD product name ("NVIDIA-A100-SXM4-80GB"); nullptr when unknown.
+  const GpuModel* find(std::string_view id) const;
   const std::vector<GpuModel>& models() const { return models_; }
   std::vector<std::string> ids() const;
 

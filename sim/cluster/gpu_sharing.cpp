@@ -24,4 +24,9 @@ void GpuSharing::on_fault(std::span<const Resident> /*residents*/, std::size_t f
   out.reason = "fatal GPU fault in its own context";
 }
 
+void GpuSharing::add_feature_labels(std::map<std::string, std::string>& labels, std::uint32_t /*gpus*/) const {
+  labels["nvidia.com/gpu.replicas"] = "1";
+  labels["nvidia.com/gpu.sharing-strategy"] = "none";
+}
+
 }  // namespace sharesim

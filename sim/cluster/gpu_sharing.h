@@ -9,6 +9,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -198,6 +199,12 @@ class GpuSharing {
   virtual bool can_repartition_for(const DeviceAsk& /*ask*/) const { return false; }
   virtual SimTime repartition_time() const { return 0; }
   virtual void repartition_for(const DeviceAsk& /*ask*/) {}
+
+  // The labels GPU feature discovery adds for this sharing to a node of `gpus` such GPUs
+  // (NVIDIA k8s-device-plugin docs/gpu-feature-discovery README, "Generated Labels"; GPU
+  // operator "Time-Slicing GPUs in Kubernetes"), over `labels`, which already hold the model's
+  // nvidia.com/gpu.product, .count and .memory. Default: not shared, one replica.
+  virtual void add_feature_labels(std::map<std::string, std::string>& labels, std::uint32_t gpus) const;
 };
 
 }  // namespace sharesim

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/cluster/gpu_catalog.h"
+#include "sim/cluster/taints.h"
 #include "sim/core/sim_time.h"
 
 namespace sharesim {
@@ -23,6 +24,7 @@ struct NodePoolSpec {
   std::int64_t cpu_milli = 0;
   std::int64_t memory_mib = 0;
   std::map<std::string, std::string> labels;  // merged with nvidia.com/gpu.product etc. by the cluster
+  std::vector<Taint> taints;                  // of every node of the pool
   std::string topology;                       // "nvswitch", "nvlink-pairs" or "pcie"
   std::int64_t nodes_per_rack = 0;            // 0 = all nodes of the pool under one leaf switch
   nlohmann::json sharing;                     // {"policy": "exclusive", ...}

@@ -65,6 +65,12 @@ NodePoolSpec node_pool_spec(const Json& pool, std::size_t index) {
       spec.labels[label.key()] = label.value().get<std::string>();
     }
   }
+  if (pool.contains("taints")) {
+    for (const Json& taint : pool["taints"]) {
+      spec.taints.push_back(
+          {taint["key"].get<std::string>(), taint.value("value", ""), taint["effect"].get<std::string>()});
+    }
+  }
   // Eight-GPU servers (DGX/HGX) are NVSwitch machines; smaller ones are usually PCIe.
   spec.topology = pool.value("topology", spec.gpus_per_node == 8 ? "nvswitch" : "pcie");
   spec.nodes_per_rack = pool.value("nodes_per_rack", std::int64_t{0});
@@ -88,7 +94,7 @@ Scenario typed_scenario(const Json& document) {
     // One spelling inside (docs/placement.md); the place command's older names are accepted.
     scenario.scheduler.placement = canonical_placement_name(scheduler.value("placement", scenario.scheduler.placement));
   }
-  scenario.workload = nlohmann::json(document["workload"]);
+  if (document.contains("workload")) scenario.workload = nlohmann::json(document["workload"]);
   if (document.contains("calibration") && document["calibration"].contains("overrides")) {
     scenario.calibration_overrides = nlohmann::json(document["calibration"]["overrides"]);
   }
@@ -141,6 +147,8 @@ Scenario load_scenario(std::string_view text, const std::string& origin, const s
   check_memory_budget(document, origin);
 
   Scenario scenario = typed_scenario(document);
+  // A pool may name its model by GFD product name; everything after the loader sees the id.
+  for (NodePoolSpec& pool : scenario.node_pools) pool.gpu = catalog.find(pool.gpu)->id;
   scenario.file = origin;
   scenario.base_dir = base_dir;
   return scenario;

@@ -107,8 +107,10 @@ class SemanticChecker {
       const auto [first, inserted] = pool_by_name.emplace(name, pointer);
       if (!inserted)
         report(pointer + "/name", "duplicate node pool name " + quote(name) + " (also " + first->second + ")");
-      const std::string gpu = pool["gpu"].get<std::string>();
-      if (catalog_.find(gpu) == nullptr) report(pointer + "/gpu", unknown_gpu_model_problem(gpu, catalog_));
+      const GpuModel* model = catalog_.find(pool["gpu"].get<std::string>());
+      if (model == nullptr)
+        report(pointer + "/gpu", unknown_gpu_model_problem(pool["gpu"].get<std::string>(), catalog_));
+      const std::string gpu = model != nullptr ? model->id : pool["gpu"].get<std::string>();
       const std::int64_t gpus = pool["gpus_per_node"].get<std::int64_t>();
       if (pool.value("topology", "") == "nvlink-pairs" && gpus % 2 != 0) {
         report(pointer + "/topology",
@@ -124,6 +126,7 @@ class SemanticChecker {
   }
 
   void check_workload() {
+    if (!document_.contains("workload")) return;  // a cluster-only scenario (describe-nodes)
     const Json& workload = document_["workload"];
     const bool has_generators = workload.contains("generators") && !workload["generators"].empty();
     const bool has_jobs = workload.contains("jobs") && !workload["jobs"].empty();
@@ -196,11 +199,13 @@ class SemanticChecker {
     std::string product;
     std::string node_phrase = "the largest node";
     if (request.contains("gpu_product")) {
-      product = request["gpu_product"].get<std::string>();
-      if (catalog_.find(product) == nullptr) {
-        report(request_pointer + "/gpu_product", unknown_gpu_model_problem(product, catalog_));
+      const GpuModel* model = catalog_.find(request["gpu_product"].get<std::string>());
+      if (model == nullptr) {
+        report(request_pointer + "/gpu_product",
+               unknown_gpu_model_problem(request["gpu_product"].get<std::string>(), catalog_));
         return;
       }
+      product = model->id;
       if (std::none_of(capacities_.begin(), capacities_.end(),
                        [&](const PoolCapacity& pool) { return pool.gpu == product; })) {
         std::vector<std::string> present;

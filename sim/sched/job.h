@@ -6,9 +6,11 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "sim/cluster/gpu_sharing.h"
+#include "sim/cluster/taints.h"
 #include "sim/core/sim_time.h"
 #include "sim/runtime/job_behaviour.h"
 
@@ -20,9 +22,12 @@ struct PodShape {
   ResourceId gpu_resource = 0;         // the GPU extended resource requested (nvidia.com/gpu, ...)
   std::int64_t gpu_units = 0;          // as the pod's `limits` ask for it
   PerDeviceQuantities gpu_per_device;  // further resources taken from each of its devices
-  std::string gpu_product;             // node selector on nvidia.com/gpu.product; empty = any model
-  std::string gpu_model_id;            // the catalog id the selector came from (for messages)
-  PhaseDemand demand;                  // contention-model demand while running
+  std::string gpu_product;             // GFD product name of the GPU model asked for; empty = any model
+  std::string gpu_model_id;            // its catalog id: the selector matches nodes of that model
+  // nodeSelector on any other node label: every (key, value) must be a label of the node.
+  std::vector<std::pair<std::string, std::string>> node_selector;
+  std::vector<Toleration> tolerations;  // of the nodes' taints
+  PhaseDemand demand;                   // contention-model demand while running
 
   bool operator==(const PodShape&) const = default;
 };

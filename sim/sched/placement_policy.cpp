@@ -15,7 +15,7 @@ struct PlacementEntry {
 };
 
 // The score plugins this build knows: one line each (their code lives in placement/).
-constexpr std::array<PlacementEntry, 8> kPlacements{{
+constexpr std::array<PlacementEntry, 9> kPlacements{{
     {"first-fit", make_first_fit},
     {"binpack", make_binpack},
     {"spread", make_spread},
@@ -23,6 +23,7 @@ constexpr std::array<PlacementEntry, 8> kPlacements{{
     {"best-fit", make_best_fit_placement},
     {"gpu-packing", make_gpu_packing_placement},
     {"gpu-clustering", make_gpu_clustering_placement},
+    {"gpu-clustering-milli", make_gpu_clustering_milli_placement},
     {"fgd", make_fgd_placement},
 }};
 

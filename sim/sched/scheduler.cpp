@@ -15,11 +15,23 @@ namespace {
 constexpr const char* kSelectorMismatch = "node(s) didn't match Pod's node affinity/selector";
 std::string insufficient(const std::string& resource) { return "Insufficient " + resource; }
 
-// The node selector on nvidia.com/gpu.product (NodeAffinity); an empty selector matches all.
-bool matches_selector(const PodShape& shape, const Node& node) {
-  if (shape.gpu_product.empty()) return true;
-  const auto label = node.labels.find("nvidia.com/gpu.product");
-  return label != node.labels.end() && label->second == shape.gpu_product;
+// The node selector (NodeAffinity): the GPU model asked for, matched by model rather than by
+// the nvidia.com/gpu.product label, which sharing may rename ("-SHARED", "-MIG-1g.10gb"), and
+// any other labels, matched exactly. An empty selector matches all.
+bool matches_selector(const Cluster& cluster, const PodShape& shape, const Node& node) {
+  if (!shape.gpu_model_id.empty() && (node.gpu_count == 0 || cluster.pool_of(node).gpu->id != shape.gpu_model_id))
+    return false;
+  for (const auto& [key, value] : shape.node_selector) {
+    const auto label = node.labels.find(key);
+    if (label == node.labels.end() || label->second != value) return false;
+  }
+  return true;
+}
+
+// Node affinity and the TaintToleration filter: may this node take a pod of this shape at all.
+bool node_accepts(const Cluster& cluster, const PodShape& shape, const Node& node) {
+  return matches_selector(cluster, shape, node) &&
+         untolerated_taint(cluster.pool_of(node).taints, shape.tolerations) == nullptr;
 }
 
 // Pods of this shape the node's GPUs could hold when empty, GPUs aside from cpu and memory;
@@ -57,7 +69,7 @@ std::int64_t pods_on_gpus(const Cluster& cluster, const PodShape& shape, const N
 std::string capacity_problem(const Cluster& cluster, const PodShape& shape, std::uint32_t pods) {
   std::int64_t holdable = 0;  // pods of this shape all nodes could hold at once when empty
   for (const Node& node : cluster.nodes()) {
-    if (!matches_selector(shape, node)) continue;
+    if (!node_accepts(cluster, shape, node)) continue;
     std::int64_t fit = std::numeric_limits<std::int64_t>::max();
     if (shape.gpu_units > 0) {
       const std::int64_t gpu_fit = pods_on_gpus(cluster, shape, node);
@@ -94,8 +106,12 @@ Scheduler::Scheduler(Cluster& cluster, const ShapeTable& shapes, const Scheduler
 }
 
 void Scheduler::filter_reasons(const PodShape& shape, const Node& node, std::vector<std::string>& reasons) const {
-  if (!matches_selector(shape, node)) {
+  if (!matches_selector(cluster_, shape, node)) {
     reasons.emplace_back(kSelectorMismatch);  // NodeAffinity runs first and stops the node there
+    return;
+  }
+  if (const Taint* taint = untolerated_taint(cluster_.pool_of(node).taints, shape.tolerations)) {
+    reasons.push_back(untolerated_taint_reason(*taint));  // TaintToleration stops the node too
     return;
   }
   if (node.cpu_milli - node.cpu_allocated < shape.cpu_milli) reasons.push_back(insufficient("cpu"));
@@ -106,7 +122,7 @@ void Scheduler::filter_reasons(const PodShape& shape, const Node& node, std::vec
 }
 
 bool Scheduler::passes_filters(const PodShape& shape, const Node& node) const {
-  return matches_selector(shape, node) && node.cpu_milli - node.cpu_allocated >= shape.cpu_milli &&
+  return node_accepts(cluster_, shape, node) && node.cpu_milli - node.cpu_allocated >= shape.cpu_milli &&
          node.memory_mib - node.memory_allocated >= shape.memory_mib &&
          (shape.gpu_units == 0 || node.free_resource(shape.gpu_resource) >= shape.gpu_units);
 }
@@ -191,7 +207,8 @@ bool Scheduler::assign_devices(const PodShape& shape, const Node& node, std::vec
 }
 
 bool Scheduler::node_may_host(const PodShape& shape, const Node& node) const {
-  return matches_selector(shape, node) && node.cpu_milli >= shape.cpu_milli && node.memory_mib >= shape.memory_mib;
+  return node_accepts(cluster_, shape, node) && node.cpu_milli >= shape.cpu_milli &&
+         node.memory_mib >= shape.memory_mib;
 }
 
 bool Scheduler::might_fit(const JobSpec& job) {

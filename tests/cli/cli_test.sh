@@ -384,6 +384,8 @@ expect_bad_input "place: unknown policy lists the six" "$tmp/out-bad-policy" \
 # One spelling for placement names (docs/placement.md): the scenarios' hyphenated one works too.
 check "place accepts the scenario spelling best-fit" \
   succeeds place --nodes nodes.csv --pods pods.csv --policy best-fit -o "$tmp/out-best-fit"
+  '--policy: expected one of "random", "dotprod", "gpuclustering", "gpupacking", "bestfit", "fgd", "gpuclustering-milli", found "best-fit"' \
+  place --nodes nodes.csv --pods pods.csv --policy best-fit -o "$tmp/out-bad-policy"
 expect_bad_input "place: negative inflation" "$tmp/out-bad-inflation" "--inflation: expected a number" \
   place --nodes nodes.csv --pods pods.csv --policy fgd --inflation -1 -o "$tmp/out-bad-inflation"
 expect_bad_input "place: missing --policy" "" "--policy is required" \
@@ -585,6 +587,35 @@ import json, sys; assert len(json.load(open(sys.argv[1]))["warnings"]) == 1' "$t
 check "run --strict exits 0 when every job ran" test $? -eq 0
 expect_bad_input "report: a directory without outputs is named" "" "$tmp/nothing-here/summary.json" \
   report "$tmp/nothing-here"
+# ---- import k8s -------------------------------------------------------------------------
+
+k8s=$src/tests/data/k8s
+check "import k8s: two nodes and a Deployment" \
+  succeeds import k8s --nodes "$k8s/two-nodes.json" --workload "$k8s/deployment-five-2gpu.yaml" -o imported.json
+check "import k8s: the written scenario runs: four replicas run, one pends" \
+  succeeds run imported.json --set until=10m -o imported-run -q
+check "import k8s: the pending replica's reason is kube-scheduler's" \
+  grep -q '0/2 nodes are available: 2 Insufficient nvidia.com/gpu.' imported-run/jobs.csv
+check "import k8s: --set overrides the written scenario" \
+  succeeds import k8s --nodes "$k8s/two-nodes.json" --set scheduler.placement=binpack -o cluster-only.json
+check "import k8s: --set took" grep -q '"placement": "binpack"' cluster-only.json
+check "describe-nodes on a cluster-only scenario" succeeds describe-nodes cluster-only.json
+check "describe-nodes shows GFD's replicas and strategy labels" \
+  test "$(grep -cE 'nvidia\.com/gpu\.(replicas=1|sharing-strategy=none)$' "$tmp/stdout")" = 4
+expect_bad_input "run refuses a cluster-only scenario" "" 'has no "workload"' run cluster-only.json -o nothing
+check "import k8s: time-slicing ConfigMap" \
+  succeeds import k8s --nodes "$k8s/timeslice-node.yaml" --device-plugin-config "$k8s/timeslice-configmap.yaml" \
+  -o ts.json
+check "describe-nodes: 16 nvidia.com/gpu.shared and the replicas label" \
+  succeeds describe-nodes ts.json
+check "describe-nodes: nvidia.com/gpu.shared 16, nvidia.com/gpu.replicas=4" \
+  test "$(grep -cE '^ +nvidia\.com/gpu\.shared: +16$' "$tmp/stdout")" = 2 -a \
+  "$(grep -c 'nvidia.com/gpu.replicas=4' "$tmp/stdout")" = 1
+expect_bad_input "import k8s: bad YAML is located" "" "bad-yaml.yaml: line 6, column 1: YAML syntax error" \
+  import k8s --nodes "$k8s/two-nodes.json" --workload "$k8s/bad-yaml.yaml" -o bad.json
+check "import k8s: nothing written on error" test ! -e bad.json
+expect_bad_input "import k8s: an unknown kind is located" "" 'unknown-kind.yaml: document 2, /kind: expected one of' \
+  import k8s --nodes "$k8s/two-nodes.json" --workload "$k8s/unknown-kind.yaml" -o bad.json
 
 # ---- help -------------------------------------------------------------------------------
 

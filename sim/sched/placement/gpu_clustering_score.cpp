@@ -2,10 +2,15 @@
 
 namespace sharesim {
 
-std::int64_t gpu_class_of(const PlacementPodRequest& pod) {
+std::int64_t gpu_class_of(const PlacementPodRequest& pod, GpuClassing classing) {
   if (pod.num_gpu == 0) return 0;
-  if (pod.is_sharing()) return pod.gpu_milli;
+  if (pod.is_sharing()) return gpu_class_from_per_milli(pod.gpu_milli, classing);
   return std::int64_t{kMilliPerGpu} * pod.num_gpu;
+}
+
+std::int64_t gpu_class_from_per_milli(std::int64_t per_milli_class, GpuClassing classing) {
+  const bool sharing = per_milli_class > 0 && per_milli_class < kMilliPerGpu;
+  return sharing && classing == GpuClassing::kArtifact ? 1 : per_milli_class;
 }
 
 std::int64_t gpu_clustering_score(const PlacementNodeView& node, const PlacementPodRequest& pod,

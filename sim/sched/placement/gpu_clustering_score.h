@@ -7,10 +7,17 @@
 
 namespace sharesim {
 
-// A pod's GPU class: 0 for a CPU-only pod; gpu_milli (1..999) for a sharing pod; 1000 x k for
-// a pod of k whole GPUs. (The artifact puts all sharing pods in one class; the issue that
-// specified sharesim's version separates them by gpu_milli.)
-std::int64_t gpu_class_of(const PlacementPodRequest& pod);
+// How pods are put into GPU classes. kArtifact, the default, as the FGD artifact's
+// GpuClusteringScore does: every sharing pod (one GPU, gpu_milli < 1000) in one class, a pod
+// of k whole GPUs in class 1000 x k. kPerMilli, the variant ("gpu-clustering-milli"), as
+// sharesim's first version did: a sharing pod's class is its gpu_milli.
+enum class GpuClassing { kArtifact, kPerMilli };
+
+// A pod's GPU class: 0 for a CPU-only pod; for a sharing pod gpu_milli (1..999) under
+// kPerMilli and 1 under kArtifact; 1000 x k for a pod of k whole GPUs.
+std::int64_t gpu_class_of(const PlacementPodRequest& pod, GpuClassing classing = GpuClassing::kArtifact);
+// The class under `classing` of a pod whose kPerMilli class is `per_milli_class`.
+std::int64_t gpu_class_from_per_milli(std::int64_t per_milli_class, GpuClassing classing);
 
 // What the node runs, by GPU class: how many of its pods are of the pod's class, and how many
 // distinct GPU classes it runs (CPU-only pods are not counted).

@@ -1,6 +1,7 @@
 #include "sim/sched/placement/scored_placement.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <tuple>
 #include <vector>
@@ -14,7 +15,7 @@
 namespace sharesim {
 namespace {
 
-enum class Formula { kDotProduct, kBestFit, kGpuPacking, kGpuClustering, kFgd };
+enum class Formula { kDotProduct, kBestFit, kGpuPacking, kGpuClustering, kGpuClusteringMilli, kFgd };
 
 const char* formula_name(Formula formula) {
   switch (formula) {
@@ -26,6 +27,8 @@ const char* formula_name(Formula formula) {
       return "gpu-packing";
     case Formula::kGpuClustering:
       return "gpu-clustering";
+    case Formula::kGpuClusteringMilli:
+      return "gpu-clustering-milli";
     case Formula::kFgd:
       return "fgd";
   }
@@ -93,7 +96,9 @@ class ScoredPlacement final : public PlacementPolicy {
       case Formula::kGpuPacking:
         return gpu_packing_score(view, request);
       case Formula::kGpuClustering:
-        return gpu_clustering_score(view, request, census(node, pod));
+        return gpu_clustering_score(view, request, census(node, pod, GpuClassing::kArtifact));
+      case Formula::kGpuClusteringMilli:
+        return gpu_clustering_score(view, request, census(node, pod, GpuClassing::kPerMilli));
       case Formula::kFgd:
         return pod_fits_node(view, request) ? fgd_.score(view, request).score : 0;
     }
@@ -116,15 +121,22 @@ class ScoredPlacement final : public PlacementPolicy {
     return request;
   }
 
-  // GPU classes on the node: a resident's class is (resource, units its pod requested).
-  GpuClassCensus census(const Node& node, const PodShape& pod) const {
+  // GPU classes on the node: a resident's class is (resource, units its pod requested), the
+  // per-milli grouping; under kArtifact every ask of less than one GPU's units is one class.
+  GpuClassCensus census(const Node& node, const PodShape& pod, GpuClassing classing) const {
+    const auto class_of = [&](ResourceId resource, std::int64_t units) -> std::pair<ResourceId, std::int64_t> {
+      if (classing == GpuClassing::kArtifact && units < typical_capacity(resource))
+        return {std::numeric_limits<ResourceId>::max(), 0};
+      return {resource, units};
+    };
+    const auto target = class_of(pod.gpu_resource, pod.gpu_units);
     std::vector<std::pair<ResourceId, std::int64_t>> classes;
     GpuClassCensus result;
     for (std::uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
       for (const Resident& resident : cluster_.gpu(g).residents) {
-        const std::pair<ResourceId, std::int64_t> cls{resident.ask.resource, resident.ask.requested};
+        const auto cls = class_of(resident.ask.resource, resident.ask.requested);
         if (std::find(classes.begin(), classes.end(), cls) == classes.end()) classes.push_back(cls);
-        if (cls.first == pod.gpu_resource && cls.second == pod.gpu_units) ++result.pods_of_same_class;
+        if (cls == target) ++result.pods_of_same_class;
       }
     }
     result.distinct_classes = static_cast<std::int64_t>(classes.size());
@@ -183,6 +195,9 @@ std::unique_ptr<PlacementPolicy> make_gpu_packing_placement(const Cluster& clust
 }
 std::unique_ptr<PlacementPolicy> make_gpu_clustering_placement(const Cluster& cluster) {
   return std::make_unique<ScoredPlacement>(cluster, Formula::kGpuClustering);
+}
+std::unique_ptr<PlacementPolicy> make_gpu_clustering_milli_placement(const Cluster& cluster) {
+  return std::make_unique<ScoredPlacement>(cluster, Formula::kGpuClusteringMilli);
 }
 std::unique_ptr<PlacementPolicy> make_fgd_placement(const Cluster& cluster) {
   return std::make_unique<ScoredPlacement>(cluster, Formula::kFgd);

@@ -24,6 +24,8 @@ std::unique_ptr<PlacementPolicy> make_dot_product_placement(const Cluster& clust
 std::unique_ptr<PlacementPolicy> make_best_fit_placement(const Cluster& cluster);
 std::unique_ptr<PlacementPolicy> make_gpu_packing_placement(const Cluster& cluster);
 std::unique_ptr<PlacementPolicy> make_gpu_clustering_placement(const Cluster& cluster);
+// GpuClustering with a class per gpu_milli (GpuClassing::kPerMilli): "gpu-clustering-milli".
+std::unique_ptr<PlacementPolicy> make_gpu_clustering_milli_placement(const Cluster& cluster);
 std::unique_ptr<PlacementPolicy> make_fgd_placement(const Cluster& cluster);
 
 }  // namespace sharesim

@@ -42,6 +42,22 @@ TEST(ScoredPlacement, GpuClusteringAvoidsOtherClasses) {
   EXPECT_EQ(three_jobs("gpu-clustering"), (std::vector<std::string>{"p-0", "p-1", "p-2"}));
 }
 
+// Two nodes of one time-sliced GPU (4 replicas); a asks 1 replica, then b asks 2.
+std::vector<std::string> sharing_pods(const std::string& placement) {
+  return nodes_of(*run_text(R"({"name": "t", "until": "1m", "scheduler": {"placement": ")" + placement + R"("},
+    "cluster": {"node_pools": [{"name": "p", "nodes": 2, "gpu": "A100-80GB", "gpus_per_node": 1, "cpu_milli": 8000,
+                                "memory_mib": 8192, "sharing": {"policy": "timeslice", "replicas": 4}}]},
+    "workload": {"jobs": [{"name": "a", "duration": "1h", "request": {"gpus": 1}},
+                          {"name": "b", "arrival": "1s", "duration": "1h", "request": {"gpus": 2}}]}})"));
+}
+
+TEST(ScoredPlacement, GpuClusteringPutsAllSharingPodsInOneClassAsTheArtifact) {
+  // b (500 milli) on p-0, which runs only sharing pods: 75 + 25 x 7250 / 8000 = 97; idle p-1: 25 + 21.
+  EXPECT_EQ(sharing_pods("gpu-clustering"), (std::vector<std::string>{"p-0", "p-0"}));
+  // Per milli, a (250) is another class than b (500): p-0 0 + 22, idle p-1 25 + 21.
+  EXPECT_EQ(sharing_pods("gpu-clustering-milli"), (std::vector<std::string>{"p-0", "p-1"}));
+}
+
 TEST(ScoredPlacement, FgdTakesTheNodeWhoseFragmentationDropsMost) {
   // Target workload = shapes placed so far (a, b, c; weight 1 each). c on p-1 uses its last,
   // otherwise fragmented GPU: delta 666.7 -> 66; p-0 and p-2: delta 0 -> 50.

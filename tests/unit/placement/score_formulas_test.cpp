@@ -103,7 +103,14 @@ TEST(GpuPackingScore, ThreeBands) {
 }
 
 TEST(GpuClusteringScore, FourBandsPlusFullness) {
-  EXPECT_EQ(gpu_class_of(sharing_pod(250)), 250);
+  // The artifact's classes (the default): every sharing pod in one class.
+  EXPECT_EQ(gpu_class_of(sharing_pod(250)), gpu_class_of(sharing_pod(700)));
+  EXPECT_NE(gpu_class_of(sharing_pod(250)), gpu_class_of(whole_gpu_pod(1)));
+  // The per-milli variant: a sharing pod's class is its gpu_milli.
+  EXPECT_EQ(gpu_class_of(sharing_pod(250), GpuClassing::kPerMilli), 250);
+  EXPECT_EQ(gpu_class_of(whole_gpu_pod(1), GpuClassing::kPerMilli), 1000);
+  EXPECT_EQ(gpu_class_from_per_milli(250, GpuClassing::kArtifact), gpu_class_of(sharing_pod(700)));
+  EXPECT_EQ(gpu_class_from_per_milli(2000, GpuClassing::kArtifact), 2000);
   EXPECT_EQ(gpu_class_of(whole_gpu_pod(1)), 1000);
   EXPECT_EQ(gpu_class_of(whole_gpu_pod(2)), 2000);
   EXPECT_EQ(gpu_class_of(cpu_pod()), 0);

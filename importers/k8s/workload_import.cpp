@@ -1,0 +1,329 @@
+#include "importers/k8s/workload_import.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include "importers/k8s/node_import.h"
+#include "importers/k8s/quantity.h"
+#include "importers/k8s/yaml_documents.h"
+#include "sim/core/sim_time.h"
+#include "sim/scenario/error_text.h"
+#include "sim/scenario/input_error.h"
+#include "sim/scenario/json_pointer.h"
+
+namespace sharesim {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Built-in PriorityClasses of every cluster (Kubernetes docs, "Pod Priority and Preemption").
+const std::map<std::string, std::int64_t> kBuiltinPriorityClasses = {{"system-cluster-critical", 2000000000},
+                                                                     {"system-node-critical", 2000001000}};
+
+// Extended resources of the GPU-sharing device plugins that a scenario's `limits` takes
+// (docs/scenario.md "Requests"); nvidia.com/mig-<profile> (and .shared names) too.
+bool is_gpu_resource(const std::string& name) {
+  static const char* const kNames[] = {
+      "nvidia.com/gpu",    "nvidia.com/gpu.shared",        "aliyun.com/gpu-mem", "aliyun.com/gpu-core.percentage",
+      "nvidia.com/gpumem", "nvidia.com/gpumem-percentage", "nvidia.com/gpucores"};
+  return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames) ||
+         name.rfind("nvidia.com/mig-", 0) == 0;
+}
+
+// Resources a pod may ask for that the simulator does not model, ignored.
+bool is_unmodelled_resource(const std::string& name) {
+  return name == "ephemeral-storage" || name.rfind("hugepages-", 0) == 0;
+}
+
+const std::vector<std::string> kKinds = {"Pod",           "Deployment", "StatefulSet", "ReplicaSet", "Job",
+                                         "PriorityClass", "List",       "PyTorchJob",  "TFJob",      "MPIJob",
+                                         "XGBoostJob",    "PaddleJob",  "JAXJob"};
+
+// A name the scenario accepts (lowercase letters, digits, '-'): Kubernetes names may also hold '.'.
+std::string job_name_from(const std::string& name) {
+  std::string out;
+  for (const char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) ? c : '-');
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  while (!out.empty() && out.front() == '-') out.erase(out.begin());
+  return out.empty() ? "pod" : out;
+}
+
+class WorkloadImporter {
+ public:
+  explicit WorkloadImporter(const GpuCatalog& catalog) : catalog_(catalog) {}
+
+  void collect_priority_classes(const ManifestDocument& doc, const Json& object, const std::string& at) {
+    if (object.value("kind", "") == "List") {
+      for (std::size_t i = 0; i < object.value("items", Json::array()).size(); ++i)
+        collect_priority_classes(doc, object["items"][i], pointer_append(at + "/items", i));
+      return;
+    }
+    if (object.value("kind", "") != "PriorityClass") return;
+    const Json value = object.value("value", Json());
+    if (!value.is_number_integer()) doc.fail(at + "/value", "expected an integer priority, found " + found_text(value));
+    priority_classes_[object.value("metadata", Json::object()).value("name", "")] = value.get<std::int64_t>();
+  }
+
+  void add(const ManifestDocument& doc, const Json& object, const std::string& at) {
+    if (!object.is_object()) doc.fail(at, "expected a Kubernetes object, found " + found_text(object));
+    const Json kind = object.value("kind", Json());
+    const std::string kind_text = kind.is_string() ? kind.get<std::string>() : "";
+    if (kind_text == "List" || (kind_text.ends_with("List") && object.contains("items"))) {
+      for (std::size_t i = 0; i < object.value("items", Json::array()).size(); ++i)
+        add(doc, object["items"][i], pointer_append(at + "/items", i));
+      return;
+    }
+    const Json metadata = object.value("metadata", Json::object());
+    const std::string name = metadata.value("name", Json()).is_string() ? metadata["name"].get<std::string>() : "";
+    const Json spec = object.value("spec", Json::object());
+    if (kind_text == "PriorityClass") return;  // read before
+    if (kind_text == "Pod") {
+      add_pods(doc, metadata, spec, at + "/spec", name, 1, 1, 1);
+    } else if (kind_text == "Deployment" || kind_text == "StatefulSet" || kind_text == "ReplicaSet") {
+      const std::int64_t replicas = count_at(doc, spec, at + "/spec", "replicas", 1, 0);
+      add_template(doc, metadata, spec, at + "/spec", name, replicas, 1, 1);
+    } else if (kind_text == "Job") {
+      // parallelism pods run at once until `completions` have run (Kubernetes docs, "Jobs"):
+      // modelled as min(parallelism, completions) pods, each running ceil(completions /
+      // parallelism) pods' worth of time one after another.
+      const std::int64_t parallelism = count_at(doc, spec, at + "/spec", "parallelism", 1, 0);
+      const std::int64_t completions = count_at(doc, spec, at + "/spec", "completions", parallelism, 1);
+      const std::int64_t pods = std::min(parallelism, completions);
+      const std::int64_t rounds = pods == 0 ? 1 : (completions + pods - 1) / pods;
+      add_template(doc, metadata, spec, at + "/spec", name, pods, 1, rounds);
+    } else if (const auto replica_specs = replica_specs_key(spec); !replica_specs.empty()) {
+      // training-operator jobs: each replica type (Master, Worker, ...) is a gang of its replicas.
+      const Json& types = spec[replica_specs];
+      const std::string types_at = pointer_append(at + "/spec", replica_specs);
+      if (!types.is_object()) doc.fail(types_at, "expected replica types, found " + found_text(types));
+      for (auto it = types.begin(); it != types.end(); ++it) {
+        const std::string type_at = pointer_append(types_at, it.key());
+        const std::int64_t replicas = count_at(doc, it.value(), type_at, "replicas", 1, 1);
+        std::string lower = it.key();
+        std::transform(lower.begin(), lower.end(), lower.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        add_template(doc, metadata, it.value(), type_at, name + "-" + lower, 1, replicas, 1);
+      }
+    } else {
+      doc.fail(at + "/kind", "expected one of " + quoted_list(kKinds) + " (or a kind with spec.*ReplicaSpecs), found " +
+                                 found_text(kind));
+    }
+  }
+
+  ImportedWorkload result() { return std::move(result_); }
+
+ private:
+  static std::string replica_specs_key(const Json& spec) {
+    if (!spec.is_object()) return "";
+    for (auto it = spec.begin(); it != spec.end(); ++it) {
+      if (it.key().ends_with("ReplicaSpecs") || it.key() == "replicaSpecs") return it.key();
+    }
+    return "";
+  }
+
+  static std::int64_t count_at(const ManifestDocument& doc, const Json& object, const std::string& at, const char* key,
+                               std::int64_t fallback, std::int64_t minimum) {
+    if (!object.is_object() || !object.contains(key) || object[key].is_null()) return fallback;
+    if (!object[key].is_number_integer() || object[key].get<std::int64_t>() < minimum)
+      doc.fail(pointer_append(at, key),
+               "expected an integer >= " + std::to_string(minimum) + ", found " + found_text(object[key]));
+    return object[key].get<std::int64_t>();
+  }
+
+  void add_template(const ManifestDocument& doc, const Json& owner_metadata, const Json& spec, const std::string& at,
+                    const std::string& name, std::int64_t replicas, std::int64_t pods, std::int64_t rounds) {
+    const Json pod_template = spec.is_object() ? spec.value("template", Json()) : Json();
+    if (!pod_template.is_object())
+      doc.fail(at + "/template", "expected a pod template, found " + found_text(pod_template));
+    // The template's annotations override the owner's.
+    Json metadata = owner_metadata;
+    const Json template_metadata = pod_template.value("metadata", Json::object());
+    if (template_metadata.contains("annotations") && template_metadata["annotations"].is_object()) {
+      if (!metadata.contains("annotations") || !metadata["annotations"].is_object())
+        metadata["annotations"] = Json::object();
+      for (auto it = template_metadata["annotations"].begin(); it != template_metadata["annotations"].end(); ++it)
+        metadata["annotations"][it.key()] = it.value();
+    }
+    add_pods(doc, metadata, pod_template.value("spec", Json()), at + "/template/spec", name, replicas, pods, rounds);
+  }
+
+  std::string annotation(const Json& metadata, const char* key) const {
+    const Json annotations = metadata.value("annotations", Json::object());
+    if (!annotations.is_object() || !annotations.contains(key)) return "";
+    const Json& value = annotations[key];
+    return value.is_string() ? value.get<std::string>() : value.dump();
+  }
+
+  // One scenario job entry for `replicas` copies of a pod spec, each a gang of `pods`.
+  void add_pods(const ManifestDocument& doc, const Json& metadata, const Json& spec, const std::string& at,
+                const std::string& name, std::int64_t replicas, std::int64_t pods, std::int64_t rounds) {
+    if (!spec.is_object()) doc.fail(at, "expected a pod spec, found " + found_text(spec));
+    if (replicas == 0) return;  // scaled to zero: nothing runs
+    if (spec.contains("affinity"))
+      doc.fail(at + "/affinity", "affinity is not modelled; sharesim schedules on nodeSelector and tolerations");
+    Json request = Json::object();
+    std::int64_t cpu_milli = 0, memory_mib = 0;
+    Json limits = Json::object();
+    const Json containers = spec.value("containers", Json());
+    if (!containers.is_array() || containers.empty())
+      doc.fail(at + "/containers", "expected a list of containers, found " + found_text(containers));
+    for (std::size_t c = 0; c < containers.size(); ++c) {
+      const std::string resources_at = pointer_append(at + "/containers", c) + "/resources";
+      const Json resources = containers[c].value("resources", Json::object());
+      const Json requests = resources.value("requests", Json::object());
+      const Json limit_values = resources.value("limits", Json::object());
+      // A request defaults to the limit (Kubernetes docs, "Resource Management for Pods and
+      // Containers"); extended resources are given as limits.
+      Json merged = limit_values.is_object() ? limit_values : Json::object();
+      if (requests.is_object()) merged.update(requests);
+      for (auto it = merged.begin(); it != merged.end(); ++it) {
+        const std::string& resource = it.key();
+        const bool from_request = requests.is_object() && requests.contains(resource);
+        const std::string where = pointer_append(resources_at + (from_request ? "/requests" : "/limits"), resource);
+        if (resource == "cpu" || resource == "memory") {
+          const auto amount = resource == "cpu" ? cpu_milli_of(it.value()) : memory_mib_of(it.value());
+          if (!amount) doc.fail(where, "expected a Kubernetes quantity, found " + found_text(it.value()));
+          (resource == "cpu" ? cpu_milli : memory_mib) += *amount;
+        } else if (is_gpu_resource(resource)) {
+          const Json value =
+              limit_values.is_object() && limit_values.contains(resource) ? limit_values[resource] : it.value();
+          const auto count = parse_quantity(value, 1.0);
+          if (!count ||
+              static_cast<double>(*count) != (value.is_number() ? value.get<double>() : static_cast<double>(*count)))
+            doc.fail(where, "expected a whole number, found " + found_text(value));
+          limits[resource] = limits.value(resource, std::int64_t{0}) + *count;
+        } else if (!is_unmodelled_resource(resource)) {
+          doc.fail(where,
+                   "unknown resource " + quote(resource) +
+                       "; sharesim models cpu, memory and the GPU device plugins' resources (docs/kubernetes.md)");
+        }
+      }
+    }
+    if (limits.empty()) {
+      request["gpus"] = 0;
+    } else {
+      request["limits"] = limits;
+    }
+    request["cpu_milli"] = cpu_milli;
+    request["memory_mib"] = memory_mib;
+    const Json selector = spec.value("nodeSelector", Json::object());
+    if (!selector.is_object()) doc.fail(at + "/nodeSelector", "expected label -> value, found " + found_text(selector));
+    Json node_selector = Json::object();
+    for (auto it = selector.begin(); it != selector.end(); ++it) {
+      const std::string value = it.value().is_string() ? it.value().get<std::string>() : it.value().dump();
+      if (it.key() == "nvidia.com/gpu.product") {
+        // Matched by GPU model, so a pod selecting the plain product also lands on its
+        // "-SHARED" or "-MIG-..." nodes (docs/kubernetes.md).
+        const GpuModel* model = model_of_gfd_product(value, catalog_);
+        if (model == nullptr)
+          doc.fail(pointer_append(at + "/nodeSelector", it.key()), unknown_gfd_product_problem(value, catalog_));
+        request["gpu_product"] = model->id;
+      } else {
+        node_selector[it.key()] = value;
+      }
+    }
+    if (!node_selector.empty()) request["node_selector"] = node_selector;
+    const Json tolerations = spec.value("tolerations", Json::array());
+    if (!tolerations.is_array()) doc.fail(at + "/tolerations", "expected a list, found " + found_text(tolerations));
+    if (!tolerations.empty()) {
+      Json out = Json::array();
+      for (std::size_t i = 0; i < tolerations.size(); ++i) {
+        const Json& toleration = tolerations[i];
+        const std::string where = pointer_append(at + "/tolerations", i);
+        if (!toleration.is_object()) doc.fail(where, "expected a toleration, found " + found_text(toleration));
+        Json entry = Json::object();
+        for (const char* key : {"key", "operator", "value", "effect"}) {
+          if (toleration.contains(key) && !toleration[key].is_null())
+            entry[key] = toleration[key].is_string() ? toleration[key].get<std::string>() : toleration[key].dump();
+        }
+        const std::string op = entry.value("operator", "Equal");
+        if (op != "Equal" && op != "Exists")
+          doc.fail(where + "/operator", "expected \"Equal\" or \"Exists\", found " + quote(op));
+        out.push_back(entry);
+      }
+      request["tolerations"] = out;
+    }
+    const std::string profile = annotation(metadata, "sharesim.io/profile");
+    if (!profile.empty()) request["profile"] = profile;
+    Json demand = Json::object();
+    for (const auto& [key, field] : {std::pair{"sharesim.io/sm", "sm"}, std::pair{"sharesim.io/bw", "bw"},
+                                     std::pair{"sharesim.io/mem-mib", "mem_mib"}}) {
+      const std::string text = annotation(metadata, key);
+      if (text.empty()) continue;
+      const Json number = Json::parse(text, nullptr, false);
+      if (!number.is_number() || number.get<double>() < 0)
+        doc.fail(pointer_append("/metadata/annotations", key), "expected a number >= 0, found " + quote(text));
+      demand[field] = number;
+    }
+    if (!demand.empty()) request["demand"] = demand;
+
+    std::int64_t priority = 0;
+    if (spec.contains("priorityClassName")) {
+      const std::string class_name =
+          spec["priorityClassName"].is_string() ? spec["priorityClassName"].get<std::string>() : "";
+      const auto found = priority_classes_.find(class_name);
+      const auto builtin = kBuiltinPriorityClasses.find(class_name);
+      if (found == priority_classes_.end() && builtin == kBuiltinPriorityClasses.end())
+        doc.fail(at + "/priorityClassName", "no PriorityClass " + found_text(spec["priorityClassName"]) +
+                                                " in the workload files (give its PriorityClass manifest)");
+      priority = found != priority_classes_.end() ? found->second : builtin->second;
+    } else if (spec.contains("priority")) {
+      priority = count_at(doc, spec, at, "priority", 0, -2147483648LL);
+    }
+
+    Json job = Json::object();
+    std::string job_name = job_name_from(name.empty() ? "pod" : name);
+    const std::string base = job_name;
+    for (int n = 2; std::find(names_.begin(), names_.end(), job_name) != names_.end(); ++n)
+      job_name = base + "-" + std::to_string(n);
+    names_.push_back(job_name);
+    job["name"] = job_name;
+    const std::string kind = annotation(metadata, "sharesim.io/kind");
+    if (!kind.empty() && kind != "training" && kind != "batch")
+      doc.fail(pointer_append("/metadata/annotations", "sharesim.io/kind"),
+               "expected \"training\" or \"batch\", found " + quote(kind));
+    job["kind"] = kind.empty() ? "training" : kind;
+    const std::string arrival = annotation(metadata, "sharesim.io/arrival");
+    if (!arrival.empty() && !parse_duration(arrival))
+      doc.fail(pointer_append("/metadata/annotations", "sharesim.io/arrival"),
+               "expected a duration (\"90s\", \"2h\"), found " + quote(arrival));
+    job["arrival"] = arrival.empty() ? "0s" : arrival;
+    std::string duration = annotation(metadata, "sharesim.io/duration");
+    if (duration.empty()) duration = "1h";  // the documented default run time
+    const auto parsed = parse_duration(duration);
+    if (!parsed)
+      doc.fail(pointer_append("/metadata/annotations", "sharesim.io/duration"),
+               "expected a duration (\"90s\", \"2h\"), found " + quote(duration));
+    job["duration"] = rounds == 1 ? duration : format_duration(*parsed * rounds);
+    job["replicas"] = replicas;
+    job["pods"] = pods;
+    job["request"] = request;
+    if (priority != 0) {
+      job["priority"] = priority;
+      result_.any_priority = true;
+    }
+    result_.jobs.push_back(job);
+  }
+
+  const GpuCatalog& catalog_;
+  std::map<std::string, std::int64_t> priority_classes_;
+  std::vector<std::string> names_;
+  ImportedWorkload result_;
+};
+
+}  // namespace
+
+ImportedWorkload import_workloads(const std::vector<std::string>& files, const GpuCatalog& catalog) {
+  std::vector<std::vector<ManifestDocument>> documents;
+  for (const std::string& file : files) documents.push_back(read_manifest_file(file));
+  WorkloadImporter importer(catalog);
+  // PriorityClasses first: a pod may come before the class it names.
+  for (const auto& file : documents)
+    for (const ManifestDocument& doc : file) importer.collect_priority_classes(doc, doc.value, "");
+  for (const auto& file : documents)
+    for (const ManifestDocument& doc : file) importer.add(doc, doc.value, "");
+  return importer.result();
+}
+
+}  // namespace sharesim

@@ -1,0 +1,220 @@
+// sharesim import k8s (importers/k8s/): the seed situations of issue 17 as manifests, imported,
+// run, and compared with what Kubernetes does; and located errors for bad manifests.
+#include "importers/k8s/k8s_import.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "importers/k8s/quantity.h"
+#include "run_helpers.h"
+#include "sim/scenario/input_error.h"
+
+namespace sharesim {
+namespace {
+
+std::string data(const std::string& name) { return std::string(SHARESIM_SOURCE_DIR) + "/tests/data/k8s/" + name; }
+
+// The inputs of `sharesim import k8s`: nodes, device plugin config, mig-parted config, manifests.
+K8sImportInputs inputs_of(const std::string& nodes, const std::string& plugin = "", const std::string& mig = "",
+                          const std::vector<std::string>& workloads = {}) {
+  K8sImportInputs inputs;
+  inputs.nodes = nodes;
+  inputs.device_plugin_config = plugin;
+  inputs.mig_config = mig;
+  inputs.workloads = workloads;
+  return inputs;
+}
+
+nlohmann::ordered_json import_inputs(K8sImportInputs inputs) {
+  inputs.name = "imported";
+  return import_k8s(inputs, GpuCatalog::builtin());
+}
+
+std::unique_ptr<ScenarioRun> run_imported(const nlohmann::ordered_json& scenario, const std::string& until) {
+  return testing::run_text(scenario.dump(), {{"until", "\"" + until + "\""}});
+}
+
+std::string import_error(const K8sImportInputs& inputs) {
+  try {
+    import_inputs(inputs);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(K8sImport, KubernetesQuantities) {
+  using Json = nlohmann::ordered_json;
+  EXPECT_EQ(cpu_milli_of(Json("63500m")), 63500);
+  EXPECT_EQ(cpu_milli_of(Json("0.1")), 100);
+  EXPECT_EQ(cpu_milli_of(Json(4)), 4000);
+  EXPECT_EQ(memory_mib_of(Json("32Gi")), 32768);
+  EXPECT_EQ(memory_mib_of(Json("515786112Ki")), 503698);  // 503697.375, rounded up
+  EXPECT_EQ(memory_mib_of(Json("1G")), 954);              // 1e9 bytes, rounded up to whole MiB
+  EXPECT_EQ(cpu_milli_of(Json("four")), std::nullopt);
+}
+
+TEST(K8sImport, DeploymentOfFiveTwoGpuReplicasOnTwoFourGpuNodes) {
+  const auto scenario = import_inputs(
+      inputs_of(data("two-nodes.json"), "", "", std::vector<std::string>{data("deployment-five-2gpu.yaml")}));
+  // The two nodes differ only in the labels the cluster sets (hostname, GFD timestamp): one pool.
+  const auto& pools = scenario["cluster"]["node_pools"];
+  ASSERT_EQ(pools.size(), 1u);
+  EXPECT_EQ(pools[0]["nodes"], 2);
+  EXPECT_EQ(pools[0]["gpu"], "A100-80GB");
+  EXPECT_EQ(pools[0]["gpus_per_node"], 4);
+  EXPECT_EQ(pools[0]["cpu_milli"], 63500);
+  EXPECT_EQ(pools[0]["labels"], nlohmann::ordered_json({{"topology.kubernetes.io/zone", "zone-a"}}));
+  const auto& job = scenario["workload"]["jobs"][0];
+  EXPECT_EQ(job["replicas"], 5);
+  EXPECT_EQ(job["duration"], "2h");
+  EXPECT_EQ(job["request"]["limits"]["nvidia.com/gpu"], 2);
+  EXPECT_EQ(job["request"]["cpu_milli"], 8000);
+  EXPECT_EQ(job["request"]["memory_mib"], 32768);
+
+  const auto run = run_imported(scenario, "10m");
+  const auto& jobs = run->runtime().jobs();
+  ASSERT_EQ(jobs.size(), 5u);
+  int running = 0;
+  for (const JobRecord& record : jobs) running += record.state == JobState::Running;
+  EXPECT_EQ(running, 4);
+  EXPECT_EQ(jobs[4].state, JobState::Pending);
+  EXPECT_EQ(run->runtime().scheduler().explain_unschedulable(jobs[4].spec),
+            "0/2 nodes are available: 2 Insufficient nvidia.com/gpu.");
+}
+
+TEST(K8sImport, TimeSlicingConfigMapReplicasFourRenamedFailsGreaterThanOne) {
+  const auto scenario = import_inputs(inputs_of(data("timeslice-node.yaml"), data("timeslice-configmap.yaml"), "",
+                                                std::vector<std::string>{data("shared-pods.yaml")}));
+  const auto& sharing = scenario["cluster"]["node_pools"][0]["sharing"];
+  EXPECT_EQ(sharing, nlohmann::ordered_json::parse(
+                         R"({"policy": "timeslice", "replicas": 4, "rename_by_default": true,
+                             "fail_requests_greater_than_one": true})"));
+  // The label that chose the config stays a node label (pods may select on it).
+  EXPECT_EQ(scenario["cluster"]["node_pools"][0]["labels"]["nvidia.com/device-plugin.config"], "a100-ts4");
+  EXPECT_EQ(scenario["workload"]["jobs"][0]["request"]["profile"], "a3c-train");
+
+  const auto run = run_imported(scenario, "10m");
+  const Cluster& cluster = run->cluster();
+  ASSERT_EQ(cluster.nodes().size(), 1u);
+  const Node& node = cluster.nodes()[0];
+  const int shared = cluster.resource_names().find("nvidia.com/gpu.shared");
+  ASSERT_GE(shared, 0);
+  EXPECT_EQ(node.resource_capacity[static_cast<std::size_t>(shared)], 16);
+  EXPECT_EQ(node.labels.at("nvidia.com/gpu.replicas"), "4");
+  EXPECT_EQ(node.labels.at("nvidia.com/gpu.sharing-strategy"), "time-slicing");
+  // Renamed replicas keep the plain product name (GFD adds -SHARED only to nvidia.com/gpu).
+  EXPECT_EQ(node.labels.at("nvidia.com/gpu.product"), "NVIDIA-A100-SXM4-80GB");
+  const auto& jobs = run->runtime().jobs();
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(jobs[0].state, JobState::Running);
+  EXPECT_EQ(jobs[1].state, JobState::Failed);  // asked for 2 replicas: refused at admission
+}
+
+TEST(K8sImport, MigPartedAllBalancedNodeWithMixedStrategy) {
+  const auto scenario =
+      import_inputs(inputs_of(data("mig-node.yaml"), data("mig-plugin-config.yaml"), data("mig-parted.yaml")));
+  EXPECT_FALSE(scenario.contains("workload"));
+  const auto& sharing = scenario["cluster"]["node_pools"][0]["sharing"];
+  EXPECT_EQ(sharing["policy"], "mig");
+  EXPECT_EQ(sharing["strategy"], "mixed");
+  EXPECT_EQ(sharing["layout"], nlohmann::ordered_json::parse(R"(["1g.10gb", "1g.10gb", "2g.20gb", "3g.40gb"])"));
+  // A cluster-only scenario: describe-nodes builds its cluster, a run refuses it.
+  const Scenario loaded = testing::scenario_from_text(scenario.dump());
+  const ScenarioCluster built = build_scenario_cluster(loaded, GpuCatalog::builtin());
+  const Node& node = built.cluster->nodes()[0];
+  EXPECT_EQ(node.labels.at("nvidia.com/mig.strategy"), "mixed");
+  EXPECT_EQ(node.labels.at("nvidia.com/mig-1g.10gb.count"), "16");  // 2 per GPU x 8 GPUs
+  EXPECT_EQ(node.labels.at("nvidia.com/mig-3g.40gb.count"), "8");
+  EXPECT_EQ(node.labels.at("nvidia.com/gpu.product"), "NVIDIA-A100-SXM4-80GB");
+  EXPECT_NE(describe_nodes_text(*built.cluster).find("  nvidia.com/mig-2g.20gb:  8\n"), std::string::npos)
+      << describe_nodes_text(*built.cluster);
+  EXPECT_THROW(ScenarioRun(loaded, GpuCatalog::builtin()), InputError);
+}
+
+TEST(K8sImport, MigLabelNamesAKnownLayoutWithoutMigPartedFile) {
+  const auto scenario = import_inputs(inputs_of(data("mig-node.yaml"), data("mig-plugin-config.yaml")));
+  EXPECT_EQ(scenario["cluster"]["node_pools"][0]["sharing"]["layout"], "all-balanced");
+}
+
+TEST(K8sImport, ProductSelectorTaintAndLabelSelector) {
+  const auto scenario = import_inputs(
+      inputs_of(data("mixed-cluster.yaml"), "", "", std::vector<std::string>{data("selector-taint-pods.yaml")}));
+  const auto& pools = scenario["cluster"]["node_pools"];
+  ASSERT_EQ(pools.size(), 3u);
+  EXPECT_EQ(pools[1]["gpu"], "H100-80GB");
+  EXPECT_EQ(pools[1]["taints"][0]["key"], "dedicated");
+  EXPECT_EQ(pools[2]["name"], "cpu");
+  EXPECT_EQ(pools[2]["gpus_per_node"], 0);
+  const auto& jobs = scenario["workload"]["jobs"];
+  EXPECT_EQ(jobs[0]["request"]["gpu_product"], "H100-80GB");  // the GFD name, mapped to the catalog id
+  EXPECT_EQ(jobs[0]["request"]["tolerations"][0]["value"], "research");
+  EXPECT_EQ(jobs[2]["arrival"], "1s");
+  EXPECT_EQ(jobs[3]["request"]["node_selector"]["team"], "shared");
+
+  const auto run = run_imported(scenario, "10m");
+  const auto& records = run->runtime().jobs();
+  ASSERT_EQ(records.size(), 4u);
+  const auto node_of = [&](const JobRecord& record) {
+    return run->cluster().node(run->runtime().pods()[record.first_pod].node).name;
+  };
+  EXPECT_EQ(records[0].state, JobState::Running);
+  EXPECT_EQ(node_of(records[0]), "h100-80gb-0");
+  EXPECT_EQ(records[1].state, JobState::Running);
+  EXPECT_EQ(node_of(records[1]), "a100-80gb-0");
+  // The runtime's jobs are in arrival order: shared-team (0s) before intolerant (1s).
+  EXPECT_EQ(records[2].state, JobState::Running);
+  const std::string node = node_of(records[2]);
+  EXPECT_TRUE(node == "a100-80gb-0" || node == "cpu-0") << node;  // the team=shared nodes
+  EXPECT_EQ(records[3].state, JobState::Pending);                 // the H100 left is tainted
+  EXPECT_EQ(run->runtime().scheduler().explain_unschedulable(records[3].spec),
+            "0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: research}, "
+            "2 Insufficient nvidia.com/gpu.");
+}
+
+TEST(K8sImport, GfdProductNamesAreAcceptedWhereCatalogIdsAre) {
+  const auto run = testing::run_text(R"({"name": "t", "until": "1m",
+    "cluster": {"node_pools": [{"name": "p", "nodes": 1, "gpu": "NVIDIA-A100-SXM4-80GB", "gpus_per_node": 2,
+                                "cpu_milli": 8000, "memory_mib": 8192}]},
+    "workload": {"jobs": [{"name": "j", "duration": "1h",
+                           "request": {"gpus": 1, "gpu_product": "NVIDIA-A100-SXM4-80GB"}}]}})");
+  EXPECT_EQ(run->scenario().node_pools[0].gpu, "A100-80GB");
+  EXPECT_EQ(run->runtime().jobs()[0].state, JobState::Running);
+}
+
+TEST(K8sImport, TimeSlicedProductLabelGetsSharedSuffixWithoutRename) {
+  const Scenario scenario = testing::scenario_from_text(R"({"name": "t",
+    "cluster": {"node_pools": [{"name": "p", "nodes": 1, "gpu": "T4", "gpus_per_node": 1, "cpu_milli": 8000,
+                                "memory_mib": 8192, "sharing": {"policy": "timeslice", "replicas": 4}}]}})");
+  const ScenarioCluster built = build_scenario_cluster(scenario, GpuCatalog::builtin());
+  EXPECT_EQ(built.cluster->nodes()[0].labels.at("nvidia.com/gpu.product"), "Tesla-T4-SHARED");
+  EXPECT_EQ(built.cluster->nodes()[0].labels.at("nvidia.com/gpu.replicas"), "4");
+}
+
+TEST(K8sImport, ErrorsNameFileDocumentAndPath) {
+  const std::string nodes = data("two-nodes.json");
+  EXPECT_EQ(import_error(inputs_of(nodes, "", "", std::vector<std::string>{data("bad-yaml.yaml")})),
+            data("bad-yaml.yaml") + ": line 6, column 1: YAML syntax error: end of sequence flow not found");
+  const std::string unknown =
+      import_error(inputs_of(nodes, "", "", std::vector<std::string>{data("unknown-kind.yaml")}));
+  EXPECT_EQ(unknown.rfind(data("unknown-kind.yaml") + ": document 2, /kind: expected one of \"Pod\", ", 0), 0u)
+      << unknown;
+  EXPECT_NE(unknown.find("found \"Service\""), std::string::npos) << unknown;
+  const std::string product = import_error(inputs_of(data("unknown-product-node.yaml")));
+  EXPECT_EQ(product.rfind(data("unknown-product-node.yaml") +
+                              ": document 1, /metadata/labels/nvidia.com~1gpu.product: unknown GPU product "
+                              "\"NVIDIA-Quantum-9000\"; the catalog knows \"NVIDIA-A100-SXM4-40GB\" (A100-40GB), ",
+                          0),
+            0u)
+      << product;
+  // A node label naming a config the ConfigMap lacks.
+  const std::string config = import_error(inputs_of(data("mig-node.yaml"), data("timeslice-configmap.yaml")));
+  EXPECT_EQ(config, data("mig-node.yaml") +
+                        ": document 1, /metadata/labels/nvidia.com~1device-plugin.config: no device plugin config "
+                        "named \"mixed\" in " +
+                        data("timeslice-configmap.yaml") + " (it has \"default\", \"a100-ts4\")");
+}
+
+}  // namespace
+}  // namespace sharesim
