@@ -46,11 +46,6 @@ const char* kScenario = R"({"name": "s", "seed": 1,
     "arrival": {"process": "poisson", "rate_per_s": 0.01},
     "duration": {"dist": "exponential", "mean_s": 150}, "request": {"gpus": 1}}]}})";
 
-std::string read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 std::string spec_error(const TempDir& dir, const std::string& spec) {
   dir.file("s.json", kScenario);
   const std::string path = dir.file("spec.json", spec);
