@@ -4,35 +4,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/scenario/error_text.h"
+
 namespace sharesim {
 namespace {
-
-std::string xml_escaped(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        // XML 1.0 allows no control characters but tab, newline and carriage return.
-        if (static_cast<unsigned char>(c) >= 0x20 || c == '\t' || c == '\n' || c == '\r') out += c;
-    }
-  }
-  return out;
-}
 
 std::string markdown_cell(const std::string& text) {
   std::string out;

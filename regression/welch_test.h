@@ -5,14 +5,8 @@
 
 namespace sharesim {
 
-// The regularized incomplete beta function I_x(a, b), a, b > 0, 0 <= x <= 1, from its continued
-// fraction (Abramowitz & Stegun 26.5.8) evaluated by the modified Lentz method (Thompson & Barnett,
-// J. Comput. Phys. 64, 1986), using I_x(a, b) = 1 - I_{1-x}(b, a) where the fraction converges
-// slowly (x > (a + 1) / (a + b + 2)).
-double regularized_incomplete_beta(double a, double b, double x);
-
 // P(|T| >= |t|) for Student's t with `df` > 0 degrees of freedom: I_{df/(df+t^2)}(df/2, 1/2)
-// (Abramowitz & Stegun 26.7.1 with 26.5.27).
+// (Abramowitz & Stegun 26.7.1 with 26.5.27), with the incomplete beta of sim/metrics/student_t.h.
 double student_t_two_sided_p(double t, double df);
 
 struct WelchResult {

@@ -10,29 +10,6 @@
 namespace sharesim {
 namespace {
 
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 PlotSpec plot(const char* name, const char* title, const char* xlabel, const char* ylabel) {
   PlotSpec spec;
   spec.name = name;
@@ -101,12 +78,12 @@ std::vector<PlotSpec> plots_of(ReportInput& input) {
 
 std::string table_html(const ReportInput& input) {
   std::string out = "<table>\n<thead><tr>";
-  for (const std::string& h : input.table_header) out += "<th>" + escape(h) + "</th>";
+  for (const std::string& h : input.table_header) out += "<th>" + xml_escaped(h) + "</th>";
   out += "</tr></thead>\n<tbody>\n";
   for (const auto& row : input.table_rows) {
     out += "<tr>";
     for (std::size_t i = 0; i < row.size(); ++i) {
-      out += std::string(i == 0 ? "<th>" : "<td>") + escape(row[i]) + (i == 0 ? "</th>" : "</td>");
+      out += std::string(i == 0 ? "<th>" : "<td>") + xml_escaped(row[i]) + (i == 0 ? "</th>" : "</td>");
     }
     out += "</tr>\n";
   }
@@ -128,17 +105,18 @@ std::string write_html_report(const std::string& dir) {
   ReportInput input = read_report_input(dir);
   const std::string work_dir = (std::filesystem::path(dir) / "report").string();
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>sharesim " +
-                     escape(input.kind) + ": " + escape(input.scenario) + "</title>\n<style>\n" + kStyle +
+                     xml_escaped(input.kind) + ": " + xml_escaped(input.scenario) + "</title>\n<style>\n" + kStyle +
                      "\n</style>\n</head>\n<body>\n";
-  html += "<h1>sharesim " + escape(input.kind) + ": " + escape(input.scenario) + "</h1>\n";
+  html += "<h1>sharesim " + xml_escaped(input.kind) + ": " + xml_escaped(input.scenario) + "</h1>\n";
   html += "<p class=\"sub\">" + std::to_string(input.runs.size()) + (input.runs.size() == 1 ? " run" : " runs") +
-          " from " + escape(dir) + "; every plot's data and gnuplot script are in report/.</p>\n";
+          " from " + xml_escaped(dir) + "; every plot's data and gnuplot script are in report/.</p>\n";
   if (!input.verdict.empty()) {
     html += "<h2>Verdict</h2>\n<ul class=\"verdict\">\n";
-    for (const std::string& line : input.verdict) html += "<li>" + escape(line) + "</li>\n";
+    for (const std::string& line : input.verdict) html += "<li>" + xml_escaped(line) + "</li>\n";
     html += "</ul>\n";
   }
-  for (const std::string& line : input.warnings) html += "<div class=\"warning\">warning: " + escape(line) + "</div>\n";
+  for (const std::string& line : input.warnings)
+    html += "<div class=\"warning\">warning: " + xml_escaped(line) + "</div>\n";
   html += "<h2>Plots</h2>\n<div class=\"plots\">\n";
   for (const PlotSpec& plot : plots_of(input)) {
     html += "<div class=\"plot\" id=\"" + plot.name + "\">\n" + draw_svg(plot, work_dir) + "\n</div>\n";

