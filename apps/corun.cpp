@@ -28,6 +28,7 @@ struct CorunRow {
   PhaseDemand demand;
   std::string resource;  // device resource to ask for; empty = the policy's first
   std::string status = "ok";
+  bool no_gpu_work = false;  // gpu_util_pct 0
   std::optional<double> speed;
 };
 
@@ -65,7 +66,12 @@ CorunRow read_row(const CsvReader& csv) {
   }
   MeasuredUsage measured;
   measured.gpu_util_pct = required_number(csv, "gpu_util_pct", 0, 100);
-  if (*measured.gpu_util_pct <= 0) csv.fail("gpu_util_pct", "expected a number > 0 and <= 100, found 0");
+  if (*measured.gpu_util_pct <= 0) {
+    // No kernel ran while it was measured: it holds memory but takes no GPU time (the model's
+    // idle demand, sm = bw = 0), so it neither slows nor is slowed.
+    row.no_gpu_work = true;
+    measured.gpu_util_pct.reset();
+  }
   measured.mem_util_pct = required_number(csv, "mem_util_pct", 0, 100);
   measured.sm_active = optional_number(csv, "sm_active", 0, 1);
   measured.dram_active = optional_number(csv, "dram_active", 0, 1);
@@ -76,6 +82,7 @@ CorunRow read_row(const CsvReader& csv) {
     csv.fail("bw", "expected either bw or the measurements that set it (mem_util_pct, dram_active), found both");
   }
   apply_measured_usage(measured, row.demand);
+  if (row.no_gpu_work) row.demand.sm = row.demand.bw = 0.0;
   row.demand.mem_mib = csv.integer("mem_mib", 0);
   if (csv.has_column("resource")) row.resource = csv.field("resource");
   return row;
@@ -140,7 +147,7 @@ void run_group(std::vector<CorunRow*>& rows, GpuSharing& gpu, ResourceNames& nam
     }
   }
   gpu.compute_rates(residents);
-  for (const Resident& r : residents) placed[r.task]->speed = r.rate;
+  for (const Resident& r : residents) placed[r.task]->speed = placed[r.task]->no_gpu_work ? 1.0 : r.rate;
 }
 
 }  // namespace
@@ -190,7 +197,7 @@ CorunResult predict_coruns(const CorunRequest& request, const GpuCatalog& catalo
   for (const CorunRow& row : rows) {
     CsvRow out(result.csv);
     for (const std::string& field : row.fields) out.text(field);
-    out.text(format_fixed(row.demand.duty, 4))
+    out.text(format_fixed(row.no_gpu_work ? 0.0 : row.demand.duty, 4))
         .text(format_fixed(row.demand.sm, 4))
         .text(format_fixed(row.demand.bw, 4));
     const bool runs = row.speed.has_value() && *row.speed > 0;

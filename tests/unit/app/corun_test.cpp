@@ -90,6 +90,19 @@ TEST(Corun, LightJobsUnderMpsPressOnEachOtherOnlyWhileBothAreBusy) {
   EXPECT_GT(std::stod(column(rows, 1, "speed")), 0.85);
 }
 
+TEST(Corun, AJobWithNoGpuWorkHoldsMemoryButTakesNoTurns) {
+  const auto rows = rows_of(predict("group,job,gpu_util_pct,mem_util_pct,mem_mib\n"
+                                    "p,idle,0,0,20000\n"
+                                    "p,busy,100,40,2000\n"
+                                    "q,idle,0,0,20000\n"
+                                    "q,big,100,40,8000\n",
+                                    "timeslice", "RTX3090")
+                                .csv);
+  EXPECT_EQ(column(rows, 1, "speed"), "1.000000");
+  EXPECT_EQ(column(rows, 2, "speed"), "1.000000");                   // alone on the GPU's time
+  EXPECT_EQ(column(rows, 4, "status").rfind("killed: OOM", 0), 0u);  // its memory still counts
+}
+
 TEST(Corun, AGroupThatOverflowsMemoryReportsTheOom) {
   const auto rows = rows_of(predict("group,job,gpu_util_pct,mem_util_pct,mem_mib\n"
                                     "p,a,50,10,16000\n"
@@ -127,6 +140,8 @@ TEST(Corun, BadInputIsOneLocatedError) {
   EXPECT_NE(error.find("line 2"), std::string::npos) << error;
   EXPECT_NE(error.find("gpu_util_pct"), std::string::npos) << error;
   EXPECT_NE(error.find("150"), std::string::npos) << error;
+  error = error_of(header + "p,a,-1,10,100\n");
+  EXPECT_NE(error.find("gpu_util_pct"), std::string::npos) << error;
   error = error_of(header + "p,a,,10,100\n");
   EXPECT_NE(error.find("empty"), std::string::npos) << error;
   error = error_of("group,job,gpu_util_pct,mem_mib\np,a,50,100\n");
