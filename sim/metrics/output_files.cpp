@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "sim/core/csv_format.h"
+#include "sim/metrics/output_set.h"
+#include "sim/scenario/input_error.h"
 
 namespace sharesim {
 
@@ -221,6 +223,13 @@ void write_timeseries_csv(std::ostream& stream, const ClusterRuntime& runtime) {
         .end();
     writer.row_done();
   }
+}
+
+void write_output_file(const std::string& dir, const std::string& name, std::string_view content) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw InputError(dir, "", "cannot create output directory: " + ec.message());
+  write_file_atomically((std::filesystem::path(dir) / name).string(), content);
 }
 
 }  // namespace sharesim

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
+#include <string_view>
 
 #include "sim/metrics/run_metrics.h"
 #include "sim/runtime/cluster_runtime.h"
@@ -24,5 +25,9 @@ std::string timeseries_csv(const ClusterRuntime& runtime);
 std::string services_csv(const RunMetrics& metrics);
 // The latency CDF of each origin of behaviour jobs: origin,kind,quantile,latency_s, 101 rows each.
 std::string request_latency_csv(const RunMetrics& metrics);
+
+// One file `name` in `dir` (created when missing), written atomically (write_file_atomically,
+// sim/metrics/output_set.h); InputError naming the directory or file when it cannot be.
+void write_output_file(const std::string& dir, const std::string& name, std::string_view content);
 
 }  // namespace sharesim
