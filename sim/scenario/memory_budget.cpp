@@ -46,7 +46,9 @@ MemoryEstimate estimate_memory(const Json& document) {
   const double until_s = seconds_at(document, "until", -1);
   const bool event_log = document.contains("output") && document["output"].value("event_log", false);
   const double per_job = kBytesPerJob + (event_log ? kBytesPerLoggedJob : 0);
-  const Json& workload = document["workload"];
+  // A cluster-only scenario (describe-nodes, sharesim import k8s) has no workload.
+  static const Json kNoWorkload = Json::object();
+  const Json& workload = document.contains("workload") ? document["workload"] : kNoWorkload;
   if (workload.contains("generators")) {
     const Json& generators = workload["generators"];
     for (std::size_t i = 0; i < generators.size(); ++i) {
