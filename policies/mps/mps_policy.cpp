@@ -1,5 +1,6 @@
 #include "policies/mps/mps_policy.h"
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -117,7 +118,16 @@ void MpsPolicy::water_filling_rates(std::span<Resident> residents) const {
 
 void MpsPolicy::apply_duty_cycles(std::span<Resident> residents) const {
   // The rates above hold while every client has GPU work; with duty cycles clients press on
-  // each other only while their GPU phases overlap (docs/models.md "Duty cycles").
+  // each other only while their GPU phases overlap (docs/models.md "Duty cycles"). Always-busy
+  // clients, the common case, keep their rates: nothing to compute or allocate on this hot path.
+  const bool always_busy = std::none_of(residents.begin(), residents.end(),
+                                        [](const Resident& r) { return is_active(r) && r.demand.duty < 1.0; });
+  if (always_busy) {
+    for (Resident& r : residents) {
+      if (!is_active(r)) r.rate = 0.0;  // as concurrent_duty_speeds gives clients without GPU work
+    }
+    return;
+  }
   std::vector<double> duty(residents.size()), busy_rate(residents.size()), speed(residents.size());
   resident_duties(residents, duty);
   for (std::size_t i = 0; i < residents.size(); ++i) busy_rate[i] = residents[i].rate;
