@@ -8,6 +8,7 @@ DEMO_SCENARIO ?= scenarios/compare-sharing.json
 DEMO_POLICIES ?= exclusive,timeslice,mps,mig,vgpu,fractional
 
 FUZZ_SECONDS ?= 60
+FUZZ_JOBS ?= 1
 
 .PHONY: demo test bench asan fuzz deps build-dev clean
 
@@ -43,8 +44,9 @@ asan: deps
 fuzz: deps
 	cmake --preset fuzz
 	cmake --build --preset fuzz -j $(JOBS) --target fuzz_scenario fuzz_calibration fuzz_openb_csv fuzz_trace_native \
-	  fuzz_trace_openb fuzz_trace_pai fuzz_trace_philly fuzz_trace_helios fuzz_trace_gavel
-	scripts/fuzz.sh build/fuzz $(FUZZ_SECONDS)
+	  fuzz_trace_openb fuzz_trace_pai fuzz_trace_philly fuzz_trace_helios fuzz_trace_gavel \
+	  fuzz_sweep_spec fuzz_k8s_nodes fuzz_k8s_plugin fuzz_k8s_mig fuzz_k8s_workload
+	scripts/fuzz.sh build/fuzz $(FUZZ_SECONDS) $(FUZZ_JOBS)
 
 clean:
 	rm -rf build

@@ -11,6 +11,7 @@
 #include "sim/metrics/output_files.h"
 #include "sim/metrics/output_set.h"
 #include "sim/scenario/input_error.h"
+#include "sim/scenario/json_pointer.h"
 #include "workloads/profiles/workload_profile.h"
 #include "workloads/workload_builder.h"
 
@@ -34,8 +35,8 @@ ScenarioCluster build_scenario_cluster(const Scenario& scenario, const GpuCatalo
 
 ScenarioRun::ScenarioRun(const Scenario& scenario, const GpuCatalog& catalog) : scenario_(scenario) {
   if (scenario_.workload.is_null()) {
-    throw InputError(scenario_.file, "",
-                     "the scenario has no \"workload\"; only describe-nodes reads a cluster-only scenario");
+    throw InputError(scenario_.file, kTopLevelWhere,
+                     "missing key \"workload\": only describe-nodes reads a cluster-only scenario");
   }
   ScenarioCluster built = build_scenario_cluster(scenario_, catalog);
   calibration_ = std::move(built.calibration);

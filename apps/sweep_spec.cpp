@@ -179,7 +179,9 @@ ScenarioSweepSpec load_sweep_spec(const std::string& path) {
   const Json document = parse_json_text(read_text_file(path), path);
   static const SchemaValidator validator(embedded::sweep_schema());
   const SchemaValidation validation = validator.validate(document);
-  if (validation.violation) throw InputError(path, validation.violation->pointer, validation.violation->problem);
+  if (validation.violation) {
+    throw InputError(path, where_of_pointer(validation.violation->pointer), validation.violation->problem);
+  }
 
   ScenarioSweepSpec spec;
   spec.file = path;

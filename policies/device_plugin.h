@@ -6,16 +6,17 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "sim/cluster/gpu_sharing.h"
 
 namespace sharesim {
 
 // admit() of a replica-counting policy: only free units matter (memory is nobody's business).
-inline bool admit_free_units(const DeviceAsk& ask, std::int64_t free_units, const std::string& resource_name,
+inline bool admit_free_units(const DeviceAsk& ask, std::int64_t free_units, std::string_view resource_name,
                              std::string* reason) {
   if (free_units >= ask.units) return true;
-  if (reason != nullptr) *reason = "Insufficient " + resource_name;
+  if (reason != nullptr) *reason = "Insufficient " + std::string(resource_name);
   return false;
 }
 

@@ -2,18 +2,49 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string_view>
 
 #include "sim/core/csv_format.h"
 #include "sim/metrics/percentiles.h"
+#include "sim/scenario/input_error.h"
 #include "workloads/native_trace.h"
 #include "workloads/trace_import.h"
 #include "workloads/workload_builder.h"
 
 namespace sharesim {
 
+namespace {
+
+constexpr std::string_view kTraceSpecPointer = "/workload/trace";
+
+// The trace spec is built from `trace` options; an error inside it is reported against the
+// option that set the key ("/workload/trace/gpu_models/G2" -> "--gpu-models: /G2"), since the
+// user wrote no scenario. "path" is the trace file itself.
+InputError as_option_error(const InputError& error, const nlohmann::json& trace_spec) {
+  const std::string_view where = error.where();
+  if (where.substr(0, kTraceSpecPointer.size()) != kTraceSpecPointer) return error;
+  std::string_view rest = where.substr(kTraceSpecPointer.size());
+  if (rest.empty() || rest.front() != '/') return InputError("--format", "", error.problem());
+  rest.remove_prefix(1);
+  const std::size_t end = rest.find('/');
+  const std::string key(rest.substr(0, end));
+  const std::string inside(end == std::string_view::npos ? "" : rest.substr(end));
+  if (key == "path") return InputError(trace_spec.value("path", ""), inside, error.problem());
+  std::string option = "--" + key;
+  std::replace(option.begin(), option.end(), '_', '-');
+  return InputError(option, inside, error.problem());
+}
+
+}  // namespace
+
 TraceFile::TraceFile(const nlohmann::json& trace_spec, const GpuCatalog& catalog)
     : context_(shapes_, origins_, names_, catalog, "--format", "", 1) {
-  sources_ = build_job_sources(nlohmann::json{{"trace", trace_spec}}, context_);
+  try {
+    sources_ = build_job_sources(nlohmann::json{{"trace", trace_spec}}, context_);
+  } catch (const InputError& error) {
+    if (error.file() != "--format") throw;
+    throw as_option_error(error, trace_spec);
+  }
 }
 
 TraceFile::~TraceFile() = default;

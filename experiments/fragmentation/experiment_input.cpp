@@ -3,10 +3,33 @@
 #include <algorithm>
 #include <map>
 
+#include "sim/cluster/gpu_catalog.h"
+#include "sim/scenario/did_you_mean.h"
 #include "sim/scenario/input_error.h"
 #include "workloads/openb/openb_csv.h"
+#include "workloads/openb_trace.h"
 
 namespace sharesim {
+
+namespace {
+
+// A node's model must be one the openb traces use (workloads/openb_trace.cpp's table) or a
+// catalog id / GFD product name: a misspelt model would otherwise become a model of its own,
+// which no pod's gpu_spec names, and silently change the result.
+void check_node_model(const OpenbNodeRow& row, const std::string& nodes_path) {
+  const OpenbModelTable openb_models = openb_model_table();
+  if (openb_models.count(row.model) != 0 || GpuCatalog::builtin().find(row.model) != nullptr) return;
+  std::vector<std::string> known;
+  for (const auto& [name, id] : openb_models) known.push_back(name);
+  const std::optional<std::string> hint = closest_match(row.model, known);
+  std::string expected;
+  for (const std::string& name : known) expected += (expected.empty() ? "" : ", ") + name;
+  throw InputError(nodes_path, "line " + std::to_string(row.line) + ", column model",
+                   "unknown GPU model \"" + row.model + "\"" + (hint ? "; did you mean \"" + *hint + "\"?" : "") +
+                       " (expected an openb model: " + expected + "; or a catalog id, see `sharesim gpus`)");
+}
+
+}  // namespace
 
 ExperimentInput make_experiment_input(const std::vector<OpenbNodeRow>& nodes, const std::vector<OpenbPodRow>& pods,
                                       const std::string& nodes_path, const std::string& pods_path) {
@@ -15,7 +38,9 @@ ExperimentInput make_experiment_input(const std::vector<OpenbNodeRow>& nodes, co
   input.pods_path = pods_path;
   std::map<std::string, int> model_ids;
   for (const OpenbNodeRow& row : nodes) {
-    if (!row.model.empty()) model_ids.emplace(row.model, 0);
+    if (row.model.empty()) continue;
+    check_node_model(row, nodes_path);
+    model_ids.emplace(row.model, 0);
   }
   if (model_ids.size() > 64) {
     throw InputError(nodes_path, "column model",

@@ -98,21 +98,25 @@ DevicePluginConfigs::DevicePluginConfigs(const std::string& path) : file_(path) 
   const std::vector<ManifestDocument> documents = read_manifest_file(path);
   if (documents.empty()) throw InputError(path, "", "expected a device plugin config, found an empty file");
   for (const ManifestDocument& doc : documents) {
-    if (doc.value.is_object() && doc.value.value("kind", "") == "ConfigMap") {
-      const Json data = doc.value.value("data", Json());
-      if (!data.is_object() || data.empty())
-        doc.fail("/data", "expected the named configs (name -> config text), found " + found_text(data));
-      for (auto it = data.begin(); it != data.end(); ++it) {
-        const std::string at = pointer_append("/data", it.key());
-        if (!it.value().is_string()) doc.fail(at, "expected the config as text, found " + found_text(it.value()));
-        const auto inner = parse_manifest_text(it.value().get<std::string>(), path, &doc, at);
-        if (inner.size() != 1) doc.fail(at, "expected one config document, found " + std::to_string(inner.size()));
-        configs_.push_back(read_plugin_config(inner.front(), it.key()));
-      }
-    } else {
-      if (documents.size() != 1) doc.fail("/kind", "expected one bare config or ConfigMaps, found several documents");
-      configs_.push_back(read_plugin_config(doc, ""));
+    read_document(doc, [&] { read_document_configs(doc, documents.size()); });
+  }
+}
+
+void DevicePluginConfigs::read_document_configs(const ManifestDocument& doc, std::size_t documents_in_file) {
+  if (doc.value.is_object() && doc.value.value("kind", "") == "ConfigMap") {
+    const Json data = doc.value.value("data", Json());
+    if (!data.is_object() || data.empty())
+      doc.fail("/data", "expected the named configs (name -> config text), found " + found_text(data));
+    for (auto it = data.begin(); it != data.end(); ++it) {
+      const std::string at = pointer_append("/data", it.key());
+      if (!it.value().is_string()) doc.fail(at, "expected the config as text, found " + found_text(it.value()));
+      const auto inner = parse_manifest_text(it.value().get<std::string>(), doc.file, &doc, at);
+      if (inner.size() != 1) doc.fail(at, "expected one config document, found " + std::to_string(inner.size()));
+      read_document(inner.front(), [&] { configs_.push_back(read_plugin_config(inner.front(), it.key())); });
     }
+  } else {
+    if (documents_in_file != 1) doc.fail("/kind", "expected one bare config or ConfigMaps, found several documents");
+    configs_.push_back(read_plugin_config(doc, ""));
   }
 }
 
@@ -140,7 +144,10 @@ const PluginConfig* DevicePluginConfigs::for_node(const std::string& label, cons
 MigPartedConfigs::MigPartedConfigs(const std::string& path) {
   const std::vector<ManifestDocument> documents = read_manifest_file(path);
   if (documents.size() != 1) throw InputError(path, "", "expected one mig-parted config document");
-  const ManifestDocument& doc = documents.front();
+  read_document(documents.front(), [&] { read_configs(documents.front()); });
+}
+
+void MigPartedConfigs::read_configs(const ManifestDocument& doc) {
   const Json& body = doc.value;
   if (!body.is_object()) doc.fail("", "expected mig-parted's config (an object), found " + found_text(body));
   if (body.value("version", Json()) != "v1")

@@ -39,6 +39,9 @@ class DevicePluginConfigs {
                                const std::string& label_place) const;
 
  private:
+  // The configs of one document: a ConfigMap's named ones, or a bare config.
+  void read_document_configs(const ManifestDocument& doc, std::size_t documents_in_file);
+
   std::string file_;
   std::vector<PluginConfig> configs_;
 };
@@ -60,6 +63,8 @@ class MigPartedConfigs {
   const MigPartedLayout* find(const std::string& name) const;
 
  private:
+  void read_configs(const ManifestDocument& doc);
+
   std::map<std::string, MigPartedLayout> configs_;
 };
 

@@ -187,15 +187,17 @@ nlohmann::ordered_json import_node_pools(const std::string& nodes_file, const De
                                          const MigPartedConfigs& mig, const GpuCatalog& catalog) {
   std::vector<PoolDraft> pools;
   for (const ManifestDocument& doc : read_manifest_file(nodes_file)) {
-    const Json& value = doc.value;
-    if (value.is_object() && value.contains("items")) {
-      if (!value["items"].is_array())
-        doc.fail("/items", "expected a list of Nodes, found " + found_text(value["items"]));
-      for (std::size_t i = 0; i < value["items"].size(); ++i)
-        add_node(doc, value["items"][i], pointer_append("/items", i), plugin, mig, catalog, pools);
-    } else {
-      add_node(doc, value, "", plugin, mig, catalog, pools);
-    }
+    read_document(doc, [&] {
+      const Json& value = doc.value;
+      if (value.is_object() && value.contains("items")) {
+        if (!value["items"].is_array())
+          doc.fail("/items", "expected a list of Nodes, found " + found_text(value["items"]));
+        for (std::size_t i = 0; i < value["items"].size(); ++i)
+          add_node(doc, value["items"][i], pointer_append("/items", i), plugin, mig, catalog, pools);
+      } else {
+        add_node(doc, value, "", plugin, mig, catalog, pools);
+      }
+    });
   }
   if (pools.empty()) throw InputError(nodes_file, "", "expected Nodes, found none");
   Json out = Json::array();

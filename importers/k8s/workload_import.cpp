@@ -320,9 +320,10 @@ ImportedWorkload import_workloads(const std::vector<std::string>& files, const G
   WorkloadImporter importer(catalog);
   // PriorityClasses first: a pod may come before the class it names.
   for (const auto& file : documents)
-    for (const ManifestDocument& doc : file) importer.collect_priority_classes(doc, doc.value, "");
+    for (const ManifestDocument& doc : file)
+      read_document(doc, [&] { importer.collect_priority_classes(doc, doc.value, ""); });
   for (const auto& file : documents)
-    for (const ManifestDocument& doc : file) importer.add(doc, doc.value, "");
+    for (const ManifestDocument& doc : file) read_document(doc, [&] { importer.add(doc, doc.value, ""); });
   return importer.result();
 }
 

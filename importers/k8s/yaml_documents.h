@@ -29,6 +29,18 @@ std::string found_text(const nlohmann::ordered_json& value);
 // Throws InputError "FILE: line L, column C: YAML syntax error: ..." for bad YAML and
 // "FILE: cannot read the file" when it cannot be opened. Empty documents are skipped.
 std::vector<ManifestDocument> read_manifest_file(const std::string& path);
+
+// Runs `read` on one document. A field of a type the reader did not expect, where the shape
+// check (manifest_shape.h) has no rule, still becomes one located error naming the file and the
+// document, never an exception of the JSON library.
+template <class Read>
+void read_document(const ManifestDocument& doc, const Read& read) {
+  try {
+    read();
+  } catch (const nlohmann::json::exception& e) {
+    doc.fail("", std::string("a field has a type the importer cannot read (") + e.what() + ")");
+  }
+}
 // `inside`, when given, is a document whose `pointer` holds `text` (a ConfigMap's data entry):
 // the new documents' places and syntax errors are then given inside it.
 std::vector<ManifestDocument> parse_manifest_text(std::string_view text, const std::string& origin,

@@ -116,7 +116,7 @@ bool CgpuPolicy::admit(const DeviceAsk& ask, std::int64_t free_units, std::span<
   // "whether a single GPU device on the node can provide enough GPU Memory",
   // gpushare-scheduler-extender docs/designs/designs.md); the computing power beside them is
   // advertised, so the scheduler counts it per GPU like the memory.
-  return admit_free_units(ask, free_units, std::string(kAliyunGpuMem), reason);
+  return admit_free_units(ask, free_units, kAliyunGpuMem, reason);
 }
 
 bool CgpuPolicy::asks_cores(const DeviceAsk& ask) const { return ask.per_device.of(gpu_core_) > 0; }
@@ -181,7 +181,7 @@ double HamiPolicy::compute_cap(const DeviceAsk& ask) const {
 
 bool HamiPolicy::admit(const DeviceAsk& ask, std::int64_t free_units, std::span<const Resident> residents,
                        std::string* reason) const {
-  if (!admit_free_units(ask, free_units, std::string(kNvidiaGpu), reason)) return false;
+  if (!admit_free_units(ask, free_units, kNvidiaGpu, reason)) return false;
   // The checks of HAMi's scheduler for one device (its device Fit in pkg/device: memory left,
   // cores left, a 100-core vGPU only on an unused GPU, a 0-core vGPU not on a GPU whose cores
   // are all taken), named by its reason codes. The vGPU count (CardTimeSlicingExhausted) is
@@ -193,27 +193,32 @@ bool HamiPolicy::admit(const DeviceAsk& ask, std::int64_t free_units, std::span<
   }
   const std::int64_t memory = granted_memory_mib(ask);
   const std::int64_t percent = cores(ask);
-  const auto refuse = [&](std::string text) {
-    if (reason != nullptr) *reason = std::move(text);
+  // The reason's text is built only when asked for: admit runs for every GPU a placement visits.
+  const auto refuse = [&](const auto& reason_text) {
+    if (reason != nullptr) *reason = reason_text();
     return false;
   };
   if (memory_mib_ - used_memory < memory) {
-    return refuse("HAMi CardInsufficientMemory: the pod's vGPU needs " + std::to_string(memory) +
-                  " MiB of device memory, more than a GPU has left");
+    return refuse([&] { return "HAMi CardInsufficientMemory: the pod's vGPU needs " + std::to_string(memory) +
+                  " MiB of device memory, more than a GPU has left"; });
   }
   if (100 - used_cores < percent) {
-    return refuse("HAMi CardInsufficientCore: the pod's vGPU needs " + std::to_string(percent) +
-                  "% of a GPU's compute (nvidia.com/gpucores), more than a GPU has left");
+    return refuse([&] { return "HAMi CardInsufficientCore: the pod's vGPU needs " + std::to_string(percent) +
+                  "% of a GPU's compute (nvidia.com/gpucores), more than a GPU has left"; });
   }
   if (percent == 100 && !residents.empty()) {
-    return refuse(
-        "HAMi ExclusiveDeviceAllocateConflict: the pod's vGPU takes a whole GPU (100% of its compute), "
-        "and no GPU is unused");
+    return refuse([] {
+      return std::string(
+          "HAMi ExclusiveDeviceAllocateConflict: the pod's vGPU takes a whole GPU (100% of its compute), "
+          "and no GPU is unused");
+    });
   }
   if (percent == 0 && used_cores >= 100) {
-    return refuse(
-        "HAMi CardComputeUnitsExhausted: the pod's vGPU asks no compute share (nvidia.com/gpucores 0) "
-        "and the GPUs' compute is all taken");
+    return refuse([] {
+      return std::string(
+          "HAMi CardComputeUnitsExhausted: the pod's vGPU asks no compute share (nvidia.com/gpucores 0) "
+          "and the GPUs' compute is all taken");
+    });
   }
   return true;
 }

@@ -56,7 +56,7 @@ VgpuPolicy::VgpuPolicy(const VgpuSettings& settings, ResourceId nvidia_gpu, cons
 
 bool VgpuPolicy::admit(const DeviceAsk& ask, std::int64_t free_units, std::span<const Resident> /*residents*/,
                        std::string* reason) const {
-  return admit_free_units(ask, free_units, std::string(kNvidiaGpu), reason);
+  return admit_free_units(ask, free_units, kNvidiaGpu, reason);
 }
 
 std::size_t VgpuPolicy::contexts_in_turn(std::span<const Resident> residents) const {

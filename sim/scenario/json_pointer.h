@@ -9,6 +9,15 @@
 
 namespace sharesim {
 
+// The whole document's pointer is "" (RFC 6901), which an error message would not show; errors
+// about the top level (a missing top-level key, a document that is not an object) name it so.
+inline constexpr const char* kTopLevelWhere = "(top level)";
+
+// The "where" of an error at `pointer`: the pointer itself, or kTopLevelWhere for "".
+inline std::string where_of_pointer(std::string_view pointer) {
+  return pointer.empty() ? std::string(kTopLevelWhere) : std::string(pointer);
+}
+
 // base + "/" + token, with '~' and '/' in the token escaped as ~0 and ~1.
 std::string pointer_append(std::string_view base, std::string_view token);
 std::string pointer_append(std::string_view base, std::size_t index);

@@ -44,7 +44,7 @@ struct AppliedOverride {
       break;
     }
   }
-  throw InputError(origin, pointer, std::move(problem));
+  throw InputError(origin, where_of_pointer(pointer), std::move(problem));
 }
 
 SimTime duration_at(const Json& object, const char* key, SimTime fallback) {

@@ -130,11 +130,13 @@ bool Scheduler::passes_filters(const PodShape& shape, const Node& node) const {
 bool Scheduler::assign_devices(const PodShape& shape, const Node& node, std::vector<DeviceAllocation>& out,
                                std::string* refusal) const {
   if (shape.gpu_units == 0) return true;
-  const auto refuse = [&](const std::string& reason) {
-    if (refusal != nullptr && refusal->empty()) *refusal = reason;
+  // Only the first refusal's reason is kept, so the text is built only when it will be: this
+  // runs for every node a placement visits.
+  const auto refuse = [&](const auto& reason_text) {
+    if (refusal != nullptr && refusal->empty()) *refusal = reason_text();
     return false;
   };
-  if (node.gpu_count == 0) return refuse(insufficient(cluster_.resource_names().name(shape.gpu_resource)));
+  if (node.gpu_count == 0) return refuse([&] { return insufficient(cluster_.resource_names().name(shape.gpu_resource)); });
   // All GPUs of a node belong to one pool and so follow one policy.
   const GpuSharing& policy = *cluster_.gpu(node.first_gpu).sharing;
   const UnitSpread spread = policy.unit_spread();
@@ -154,14 +156,14 @@ bool Scheduler::assign_devices(const PodShape& shape, const Node& node, std::vec
     const std::int64_t free_units = gpu.free_units(shape.gpu_resource);
     if (free_units < ask.units) continue;
     if (gpu.draining) {
-      refuse("GPU " + std::to_string(local) + " is being drained for repartitioning");
+      refuse([&] { return "GPU " + std::to_string(local) + " is being drained for repartitioning"; });
       continue;
     }
     // Per-device quantities the GPU advertises are counted here; the others are the policy's.
     bool quantities_fit = true;
     for (const ResourceQuantity& q : ask.per_device.view()) {
       if (gpu.advertises(q.resource) && gpu.free_units(q.resource) < q.quantity) {
-        refuse(insufficient(cluster_.resource_names().name(q.resource)));
+        refuse([&] { return insufficient(cluster_.resource_names().name(q.resource)); });
         quantities_fit = false;
         break;
       }
@@ -178,7 +180,7 @@ bool Scheduler::assign_devices(const PodShape& shape, const Node& node, std::vec
     }
   }
   if (spread == UnitSpread::AllOnOneDevice) {
-    return refuse(insufficient(cluster_.resource_names().name(shape.gpu_resource)));
+    return refuse([&] { return insufficient(cluster_.resource_names().name(shape.gpu_resource)); });
   }
   const auto wanted = static_cast<std::uint32_t>(shape.gpu_units);
   if (static_cast<std::uint32_t>(std::popcount(admitted_mask)) >= wanted) {
@@ -203,7 +205,7 @@ bool Scheduler::assign_devices(const PodShape& shape, const Node& node, std::vec
   }
   if (remaining == 0) return true;
   out.resize(start);
-  return refuse(insufficient(cluster_.resource_names().name(shape.gpu_resource)));
+  return refuse([&] { return insufficient(cluster_.resource_names().name(shape.gpu_resource)); });
 }
 
 bool Scheduler::node_may_host(const PodShape& shape, const Node& node) const {

@@ -381,6 +381,10 @@ expect_bad_input "place: GPU node without a model" "$tmp/out-bad-nodes" "bad-nod
 expect_bad_input "place: unknown policy lists the policies" "$tmp/out-bad-policy" \
   '--policy: expected one of "random", "dotprod", "gpuclustering", "gpupacking", "bestfit", "fgd", "gpuclustering-milli", found "best-fits"' \
   place --nodes nodes.csv --pods pods.csv --policy best-fits -o "$tmp/out-bad-policy"
+sed 's/^node-1,64000,262144,4,P100/node-1,64000,262144,4,P1000/' nodes.csv >typo-nodes.csv
+expect_bad_input "place: unknown GPU model in the node list" "$tmp/out-typo-nodes" \
+  'typo-nodes.csv: line 3, column model: unknown GPU model "P1000"; did you mean "P100"?' \
+  place --nodes typo-nodes.csv --pods pods.csv --policy fgd -o "$tmp/out-typo-nodes"
 # One spelling for placement names (docs/placement.md): the scenarios' hyphenated one works too.
 check "place accepts the scenario spelling best-fit" \
   succeeds place --nodes nodes.csv --pods pods.csv --policy best-fit -o "$tmp/out-best-fit"
@@ -448,6 +452,9 @@ traces="$src/tests/data/traces"
 check "trace stats on a Helios log" succeeds trace stats "$traces/helios_small.csv" --format helios
 check "trace stats counts jobs, pods and GPUs" grep -q '^jobs        3   pods 4   GPUs 24 ' "$tmp/stdout"
 check "trace stats prints duration percentiles" grep -q '^duration    mean ' "$tmp/stdout"
+expect_bad_input "trace stats: a bad --gpu-models value is reported against --gpu-models" "" \
+  '--gpu-models: /G2: unknown GPU model "NOPE"' \
+  trace stats "$traces/openb_small.csv" --format openb --gpu-models '{"G2":"NOPE"}'
 expect_bad_input "trace convert: a bad row names file, line and column" "$tmp/helios.csv" \
   "helios_bad.csv: line 3, column gpu_num: expected a multiple of node_num (2) to spread evenly, found 3" \
   trace convert --from helios --to native "$traces/helios_bad.csv" -o "$tmp/helios.csv"
@@ -600,7 +607,8 @@ check "import k8s: --set took" grep -q '"placement": "binpack"' cluster-only.jso
 check "describe-nodes on a cluster-only scenario" succeeds describe-nodes cluster-only.json
 check "describe-nodes shows GFD's replicas and strategy labels" \
   test "$(grep -cE 'nvidia\.com/gpu\.(replicas=1|sharing-strategy=none)$' "$tmp/stdout")" = 4
-expect_bad_input "run refuses a cluster-only scenario" "" 'has no "workload"' run cluster-only.json -o nothing
+expect_bad_input "run refuses a cluster-only scenario, located at the top level" "" \
+  'cluster-only.json: (top level): missing key "workload"' run cluster-only.json -o nothing
 check "import k8s: time-slicing ConfigMap" \
   succeeds import k8s --nodes "$k8s/timeslice-node.yaml" --device-plugin-config "$k8s/timeslice-configmap.yaml" \
   -o ts.json

@@ -438,7 +438,9 @@ std::vector<PairObservation> pair_observations(const WorkloadProfile& profile,
   std::vector<PairObservation> out;
   const auto table = profile.pair_throughput.find(kGavelFitGpu);
   if (table == profile.pair_throughput.end()) return out;
-  for (const auto& [partner, value] : table->second) {
+  for (const auto& entry : table->second) {
+    const std::string& partner = entry.first;
+    const auto& value = entry.second;
     const auto it = std::find_if(all.begin(), all.end(), [&](const WorkloadProfile& p) { return p.name == partner; });
     if (it == all.end()) {
       throw std::logic_error("pair_observations: partner " + partner + " of " + profile.name + " is not a profile");

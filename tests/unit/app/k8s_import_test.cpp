@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "importers/k8s/quantity.h"
+#include "importers/k8s/yaml_documents.h"
 #include "run_helpers.h"
 #include "sim/scenario/input_error.h"
 
@@ -190,6 +191,47 @@ TEST(K8sImport, TimeSlicedProductLabelGetsSharedSuffixWithoutRename) {
   const ScenarioCluster built = build_scenario_cluster(scenario, GpuCatalog::builtin());
   EXPECT_EQ(built.cluster->nodes()[0].labels.at("nvidia.com/gpu.product"), "Tesla-T4-SHARED");
   EXPECT_EQ(built.cluster->nodes()[0].labels.at("nvidia.com/gpu.replicas"), "4");
+}
+
+// YAML that parses but cannot become JSON: located errors, never an exception of yaml-cpp's
+// or a crash (the first was found by fuzz_k8s_workload; tests/fuzz/corpus/k8s_workload/).
+TEST(K8sImport, YamlThatIsNotJsonIsALocatedError) {
+  const auto problem = [](const std::string& text) {
+    try {
+      parse_manifest_text(text, "m.yaml");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(problem("kind: Pod\nstatus: {? {a: 1} : 2}\n"),
+            "m.yaml: line 2, column 12: expected a plain key (a string), found a map or list as a key");
+  EXPECT_EQ(problem("kind: Pod\nreplicas: 1e400\n"), "m.yaml: line 2, column 11: expected a number a double can hold, "
+                                                       "found 1e400");
+  std::string deep = "a: ";
+  for (int i = 0; i < 300; ++i) deep += "[";
+  for (int i = 0; i < 300; ++i) deep += "]";
+  EXPECT_NE(problem(deep + "\n").find("m.yaml: line 1, column "), std::string::npos) << problem(deep);
+  // Aliases of aliases: 10 levels of 10 copies would be 1e10 values.
+  std::string bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i <= 10; ++i) {
+    const std::string previous = "*a" + std::to_string(i - 1);
+    bomb += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [";
+    for (int k = 0; k < 10; ++k) bomb += previous + (k < 9 ? ", " : "]\n");
+  }
+  EXPECT_NE(problem(bomb).find("expected at most 1000000 values in one document"), std::string::npos) << problem(bomb);
+  // A Kubernetes object of the wrong shape: the field and what it should hold.
+  EXPECT_EQ(problem("kind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, resources: [1]}]}\n"),
+            "m.yaml: document 1, /spec/containers/0/resources: expected an object, found a list");
+  EXPECT_EQ(problem("kind: Pod\nmetadata: {name: p}\nspec: {containers: c}\n"),
+            "m.yaml: document 1, /spec/containers: expected a list, found \"c\"");
+  EXPECT_EQ(problem("kind: 3\n"), "m.yaml: document 1, /kind: expected a string, found 3");
+  // Inside label maps any key is the user's: a label named "spec" is not a spec.
+  EXPECT_EQ(problem("kind: Pod\nmetadata: {name: p, labels: {spec: x}}\n"), "accepted");
+  // The core schema's scalars still type as before.
+  const auto documents = parse_manifest_text("a: 1\nb: 1.5\nc: .5\nd: 1.\ne: -2e3\nf: true\ng: ~\nh: 1.2.3\ni: '7'\n",
+                                             "m.yaml");
+  EXPECT_EQ(documents.at(0).value.dump(), R"({"a":1,"b":1.5,"c":0.5,"d":1.0,"e":-2000.0,"f":true,"g":null,"h":"1.2.3","i":"7"})");
 }
 
 TEST(K8sImport, ErrorsNameFileDocumentAndPath) {

@@ -134,7 +134,7 @@ TEST(ScenarioErrors, DuplicateKeyIsAnErrorNotLastOneWins) {
 TEST(ScenarioErrors, MissingRequiredKeyPointsAtItsObject) {
   const InputError error = rejection_of([](ordered_json& d) { d["cluster"]["node_pools"][0].erase("gpu"); });
   expect_error(error, kOrigin, "/cluster/node_pools/0", "missing required key \"gpu\"");
-  expect_error(rejection_of([](ordered_json& d) { d.erase("name"); }), kOrigin, "", "missing required key \"name\"");
+  expect_error(rejection_of([](ordered_json& d) { d.erase("name"); }), kOrigin, "(top level)", "missing required key \"name\"");
 }
 
 TEST(ScenarioErrors, WrongTypeSaysWhatWasExpected) {
