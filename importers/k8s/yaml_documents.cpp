@@ -133,30 +133,133 @@ std::string found_text(const nlohmann::ordered_json& value) {
   return value.dump();
 }
 
+namespace {
+
+// One document's text and the line it starts on in the file (0-based).
+struct DocumentText {
+  std::string text;
+  int first_line = 0;
+};
+
+bool is_marker(std::string_view line, std::string_view marker) {
+  if (line.substr(0, 3) != marker) return false;
+  return line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r';
+}
+
+// True when the text holds nothing but white space and comments.
+bool is_blank(std::string_view text) {
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    const std::string_view line = text.substr(at, end - at);
+    const std::size_t first = line.find_first_not_of(" \t\r");
+    if (first != std::string_view::npos && line[first] != '#') return false;
+    at = end + 1;
+  }
+  return true;
+}
+
+// The stream cut at its document markers ("---", "..." at column 0, which YAML 1.2.2 forbids
+// inside content, 9.1.4 and 6.2's c-forbidden), each document parsed alone with YAML::Load.
+// yaml-cpp 0.7's LoadAll loops forever on some invalid streams (a "," where a node should
+// start: yaml-cpp issue 1040, fixed upstream by PR 1319), which the fuzzer found.
+std::vector<DocumentText> split_documents(std::string_view text) {
+  std::vector<DocumentText> documents(1);
+  int line_number = 0;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    const std::string_view line = text.substr(at, end - at);
+    if (is_marker(line, "---")) {
+      documents.push_back({std::string(3, ' ') + std::string(line.substr(3)) + "\n", line_number});
+    } else if (is_marker(line, "...")) {
+      documents.push_back({"\n", line_number});
+    } else {
+      documents.back().text.append(line).push_back('\n');
+    }
+    at = end + 1;
+    ++line_number;
+  }
+  // Nothing before the first marker is no document (as LoadAll counts them).
+  if (documents.size() > 1 && is_blank(documents.front().text)) documents.erase(documents.begin());
+  return documents;
+}
+
+// True when the document is one null scalar (YAML 1.2.2, 10.3.2), with comments around it.
+bool is_null_scalar(std::string_view text) {
+  std::string content;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    std::string_view line = text.substr(at, std::min(text.find('#', at), end) - at);
+    const std::size_t first = line.find_first_not_of(" \t\r");
+    if (first != std::string_view::npos) content.append(line.substr(first, line.find_last_not_of(" \t\r") - first + 1));
+    at = end + 1;
+  }
+  return content == "~" || content == "null" || content == "Null" || content == "NULL";
+}
+
+// The place of the first byte that is not UTF-8 (YAML 1.2.2, 5.2: a stream is Unicode), or "".
+std::string first_invalid_utf8(std::string_view text) {
+  int line = 1, column = 1;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    std::size_t length = byte < 0x80 ? 1 : (byte >> 5) == 0x6 ? 2 : (byte >> 4) == 0xE ? 3 : (byte >> 3) == 0x1E ? 4 : 0;
+    bool valid = length != 0 && i + length <= text.size() && !(length == 2 && byte < 0xC2);
+    for (std::size_t k = 1; valid && k < length; ++k) valid = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
+    if (!valid) return "line " + std::to_string(line) + ", column " + std::to_string(column);
+    if (byte == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+    i += length;
+  }
+  return "";
+}
+
+}  // namespace
+
 std::vector<ManifestDocument> parse_manifest_text(std::string_view text, const std::string& origin,
                                                   const ManifestDocument* inside, const std::string& pointer) {
-  std::vector<YAML::Node> nodes;
-  try {
-    nodes = YAML::LoadAll(std::string(text));
-  } catch (const YAML::Exception& e) {
-    const std::string line = line_column(e.mark);
-    throw InputError(origin, inside != nullptr ? inside->place(pointer) + ", " + line : line,
-                     "YAML syntax error: " + e.msg);
+  const auto place_of = [&](const std::string& line) {
+    return inside != nullptr ? inside->place(pointer) + ", " + line : line;
+  };
+  if (const std::string bad = first_invalid_utf8(text); !bad.empty()) {
+    throw InputError(origin, place_of(bad), "expected UTF-8 text, found a byte that is not UTF-8");
   }
+  const std::vector<DocumentText> texts = split_documents(text);
   std::vector<ManifestDocument> documents;
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    if (nodes[i].IsNull()) continue;  // "---" with nothing after it
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    YAML::Node node;
+    const auto shifted = [&](YAML::Mark mark) {
+      mark.line += texts[i].first_line;
+      return mark;
+    };
+    try {
+      node = YAML::Load(texts[i].text);
+    } catch (const YAML::Exception& e) {
+      throw InputError(origin, place_of(line_column(shifted(e.mark))), "YAML syntax error: " + e.msg);
+    }
+    if (node.IsNull()) {
+      // "---" with nothing after it, or a null scalar; anything else is text yaml-cpp stopped at.
+      if (!is_blank(texts[i].text) && !is_null_scalar(texts[i].text)) {
+        throw InputError(origin, place_of("line " + std::to_string(texts[i].first_line + 1)),
+                         "YAML syntax error: expected a document, found text that does not start one");
+      }
+      continue;
+    }
     nlohmann::ordered_json json;
     try {
-      json = JsonFromYaml{}.convert(nodes[i], 0);
+      json = JsonFromYaml{}.convert(node, 0);
     } catch (const YamlShapeError& e) {
-      const std::string line = line_column(e.mark);
-      throw InputError(origin, inside != nullptr ? inside->place(pointer) + ", " + line : line, e.problem);
+      throw InputError(origin, place_of(line_column(shifted(e.mark))), e.problem);
     }
     if (inside != nullptr) {
       // A document in a string of another: its place is that string's, plus its own pointer.
       std::string prefix = inside->pointer_prefix + pointer;
-      if (nodes.size() > 1) prefix += " (document " + std::to_string(i + 1) + " of it)";
+      if (texts.size() > 1) prefix += " (document " + std::to_string(i + 1) + " of it)";
       documents.push_back({origin, inside->index, std::move(json), prefix});
     } else {
       documents.push_back({origin, i + 1, std::move(json), ""});
