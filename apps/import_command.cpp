@@ -27,6 +27,8 @@ std::shared_ptr<ImportCommand> add_import_command(CLI::App& app) {
   c->k8s->add_option("--mig-config", c->inputs.mig_config, "mig-parted config (mig-configs by name)");
   c->k8s->add_option("--workload", c->inputs.workloads, "Manifests: Pods, Deployments, Jobs, ... (repeatable)")
       ->allow_extra_args(false);
+  c->k8s->add_option("--scheduler-config", c->inputs.scheduler_config,
+                     "KubeSchedulerConfiguration: score plugins with weights, DefaultPreemption");
   c->k8s->add_option("--set", c->sets, "Override a field of the scenario: path=value")->allow_extra_args(false);
   c->k8s->add_option("--catalog", c->catalog_path, "GPU catalog file instead of the built-in one");
   c->k8s->add_option("-o,--output", c->output, "Scenario file to write")->required();

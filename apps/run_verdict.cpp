@@ -12,7 +12,7 @@ namespace {
 std::string first_pending_reason(const ScenarioRun& run) {
   const ClusterRuntime& runtime = run.runtime();
   for (const JobRecord& job : runtime.jobs()) {
-    if (job.state == JobState::Pending && job.start < 0) return runtime.scheduler().explain_unschedulable(job.spec);
+    if (job.state == JobState::Pending && job.start < 0) return runtime.explain_pending(job.spec);
   }
   return "";
 }

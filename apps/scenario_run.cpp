@@ -44,6 +44,7 @@ ScenarioRun::ScenarioRun(const Scenario& scenario, const GpuCatalog& catalog) : 
   workload_context_ = std::make_unique<WorkloadContext>(shapes_, origins_, cluster_->resource_names(), catalog,
                                                         scenario_.file, scenario_.base_dir, scenario_.seed);
   workload_context_->until = scenario_.until;
+  workload_context_->priority_classes = scenario_.scheduler.priority_classes;
   workload_context_->capacity_check = [cluster = cluster_.get()](const PodShape& shape, std::uint32_t pods) {
     return capacity_problem(*cluster, shape, pods);
   };

@@ -14,6 +14,7 @@ struct MixEntry {
   std::uint32_t shape = 0;
   std::uint32_t pods = 1;
   std::int32_t priority = 0;
+  bool preempts = true;                          // its PriorityClass's preemptionPolicy is not Never
   std::optional<DurationDistribution> duration;  // absent: the generator's
 };
 

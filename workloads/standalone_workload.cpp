@@ -8,6 +8,7 @@ namespace sharesim {
 StandaloneWorkload::StandaloneWorkload(const Scenario& scenario, const GpuCatalog& catalog, const Cluster* cluster)
     : context_(shapes_, origins_, names_, catalog, scenario.file, scenario.base_dir, scenario.seed) {
   context_.until = scenario.until;
+  context_.priority_classes = scenario.scheduler.priority_classes;
   if (cluster != nullptr) {
     names_ = cluster->resource_names();  // same ids as the cluster's, so shapes can be checked on it
     context_.capacity_check = [cluster](const PodShape& shape, std::uint32_t pods) {

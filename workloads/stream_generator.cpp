@@ -27,6 +27,7 @@ bool StreamGenerator::next(JobSpec& out) {
     out.shape = entry.shape;
     out.pods = entry.pods;
     out.priority = entry.priority;
+    out.preempts = entry.preempts;
     out.work = (entry.duration ? *entry.duration : config_.duration).draw(durations_);
   } else {
     out.work = config_.duration.draw(durations_);

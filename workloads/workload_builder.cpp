@@ -149,7 +149,7 @@ std::unique_ptr<JobSource> make_generator(const nlohmann::json& spec, std::size_
   // What a job looks like comes from exactly one place: the generator's own request, a mix of
   // classes, or a trace to resample (which also gives the run times).
   const bool resample = spec.contains("resample");
-  for (const char* key : {"duration", "request", "pods", "priority", "mix"}) {
+  for (const char* key : {"duration", "request", "pods", "priority", "priority_class", "mix"}) {
     if (resample && spec.contains(key)) {
       throw InputError(context.scenario_file, pointer + "/" + key,
                        std::string("\"") + key + "\" cannot be combined with \"resample\", whose trace gives each job");
@@ -159,7 +159,7 @@ std::unique_ptr<JobSource> make_generator(const nlohmann::json& spec, std::size_
     throw InputError(context.scenario_file, pointer, "missing required key \"duration\" (needed unless \"resample\")");
   }
   if (spec.contains("mix")) {
-    for (const char* key : {"request", "pods", "priority"}) {
+    for (const char* key : {"request", "pods", "priority", "priority_class"}) {
       if (spec.contains(key)) {
         throw InputError(context.scenario_file, pointer + "/" + key,
                          std::string("\"") + key + "\" cannot be combined with \"mix\"; give it in each mix entry");
@@ -186,7 +186,9 @@ std::unique_ptr<JobSource> make_generator(const nlohmann::json& spec, std::size_
     const nlohmann::json request = spec.value("request", nlohmann::json::object());
     config.job_template.shape = context.shape_from_request(request, pointer + "/request");
     config.job_template.pods = spec.value("pods", 1u);
-    config.job_template.priority = spec.value("priority", 0);
+    const PriorityClassSpec priority = context.priority_of(spec);
+    config.job_template.priority = priority.value;
+    config.job_template.preempts = priority.preempts;
     config.job_template.origin = origin;
     // Named streams: arrivals and durations of this generator depend on its name only.
     return std::make_unique<PoissonGenerator>(std::move(config), arrivals, durations);
@@ -228,7 +230,9 @@ std::unique_ptr<JobSource> make_generator(const nlohmann::json& spec, std::size_
         entry.shape =
             context.shape_from_request(mix[i].value("request", nlohmann::json::object()), entry_pointer + "/request");
         entry.pods = mix[i].value("pods", 1u);
-        entry.priority = mix[i].value("priority", 0);
+        const PriorityClassSpec priority = context.priority_of(mix[i]);
+        entry.priority = priority.value;
+        entry.preempts = priority.preempts;
         if (mix[i].contains("duration")) {
           entry.duration = DurationDistribution::from_json(mix[i].at("duration"), context.base_dir,
                                                            context.scenario_file, entry_pointer + "/duration");
@@ -242,7 +246,9 @@ std::unique_ptr<JobSource> make_generator(const nlohmann::json& spec, std::size_
       config.job_template.shape =
           context.shape_from_request(spec.value("request", nlohmann::json::object()), pointer + "/request");
       config.job_template.pods = spec.value("pods", 1u);
-      config.job_template.priority = spec.value("priority", 0);
+      const PriorityClassSpec priority = context.priority_of(spec);
+      config.job_template.priority = priority.value;
+      config.job_template.preempts = priority.preempts;
     }
   }
   return std::make_unique<StreamGenerator>(std::move(config), arrivals, durations,
@@ -259,7 +265,9 @@ std::unique_ptr<JobSource> make_explicit_jobs(const nlohmann::json& jobs, Worklo
     job.arrival = duration_field(entry, "arrival", 0);
     job.work = duration_field(entry, "duration", 0);  // services and notebooks: none (0)
     job.pods = entry.value("pods", 1u);
-    job.priority = entry.value("priority", 0);
+    const PriorityClassSpec priority = context.priority_of(entry);
+    job.priority = priority.value;
+    job.preempts = priority.preempts;
     job.origin = context.intern_origin(entry.at("name").get<std::string>(), kind);
     job.shape = context.shape_from_request(entry.value("request", nlohmann::json::object()), pointer + "/request");
     read_restart(entry, pointer, kind, job.origin, context);

@@ -67,6 +67,14 @@ std::uint32_t WorkloadContext::intern_origin(const std::string& name, const std:
   return it->second;
 }
 
+PriorityClassSpec WorkloadContext::priority_of(const nlohmann::json& entry) const {
+  if (const auto name = entry.find("priority_class"); name != entry.end()) {
+    const auto found = priority_classes.find(name->get<std::string>());
+    if (found != priority_classes.end()) return found->second;
+  }
+  return PriorityClassSpec{entry.value("priority", 0), true};
+}
+
 PodShape WorkloadContext::base_shape(std::int64_t gpus, std::int64_t cpu_milli, std::int64_t memory_mib,
                                      const std::string& gpu_model_id, const std::string& file,
                                      const std::string& where) {

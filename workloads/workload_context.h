@@ -11,6 +11,7 @@
 
 #include "sim/cluster/gpu_catalog.h"
 #include "sim/cluster/resource_names.h"
+#include "sim/scenario/scenario.h"
 #include "sim/sched/job.h"
 
 namespace sharesim {
@@ -34,8 +35,13 @@ struct WorkloadContext {
   std::string base_dir;
   std::uint64_t seed = 1;
   SimTime until = kTimeNever;  // the scenario's `until` (services without a lifetime need one)
+  // scheduler.priority_classes, for the `priority_class` of jobs, generators and mix entries.
+  std::map<std::string, PriorityClassSpec> priority_classes;
 
   std::uint32_t intern_origin(const std::string& name, const std::string& kind);
+  // The priority and preemption policy of a schema-checked job, generator or mix entry: its
+  // `priority_class` (checked by the loader to name a class), else its `priority`.
+  PriorityClassSpec priority_of(const nlohmann::json& entry) const;
   // A pod shape from a schema-checked `request` object ({gpus, cpu_milli, memory_mib,
   // gpu_product, gpu_resource, limits, profile, demand}); gpus defaults to 1, requested as
   // nvidia.com/gpu unless gpu_resource names another resource. `limits` replaces gpus and

@@ -1,7 +1,10 @@
 #include "importers/k8s/k8s_import.h"
 
+#include <optional>
+
 #include "importers/k8s/device_plugin_config.h"
 #include "importers/k8s/node_import.h"
+#include "importers/k8s/scheduler_config.h"
 #include "importers/k8s/workload_import.h"
 #include "sim/scenario/input_error.h"
 #include "sim/scenario/scenario_overrides.h"
@@ -20,13 +23,27 @@ nlohmann::ordered_json import_k8s(const K8sImportInputs& inputs, const GpuCatalo
   if (!inputs.device_plugin_config.empty()) description += ", the device plugin config " + inputs.device_plugin_config;
   if (!inputs.mig_config.empty()) description += ", the mig-parted config " + inputs.mig_config;
   for (const std::string& file : inputs.workloads) description += ", the manifests " + file;
+  if (!inputs.scheduler_config.empty()) description += ", the scheduler config " + inputs.scheduler_config;
   scenario["description"] = description + ".";
   scenario["cluster"] = {{"node_pools", import_node_pools(inputs.nodes, plugin, mig, catalog)}};
-  if (!inputs.workloads.empty()) {
-    ImportedWorkload workload = import_workloads(inputs.workloads, catalog);
-    scenario["scheduler"] = {{"queue", workload.any_priority ? "priority" : "fifo"}, {"placement", "first-fit"}};
-    if (!workload.jobs.empty()) scenario["workload"] = {{"jobs", std::move(workload.jobs)}};
+  const std::optional<ImportedSchedulerConfig> config =
+      inputs.scheduler_config.empty() ? std::nullopt : std::optional(import_scheduler_config(inputs.scheduler_config));
+  ImportedWorkload workload;
+  if (!inputs.workloads.empty()) workload = import_workloads(inputs.workloads, catalog);
+  if (!inputs.workloads.empty() || config) {
+    // kube-scheduler: PrioritySort orders the queue, DefaultPreemption is on unless the
+    // profile disables it; without a scheduler config, the score is sharesim's first-fit.
+    Json scheduler = {{"queue", workload.any_priority ? "priority" : "fifo"}};
+    if (config && !config->score_plugins.empty()) {
+      scheduler["score_plugins"] = config->score_plugins;
+    } else {
+      scheduler["placement"] = "first-fit";
+    }
+    scheduler["preemption"] = config ? config->preemption : true;
+    if (!workload.priority_classes.empty()) scheduler["priority_classes"] = workload.priority_classes;
+    scenario["scheduler"] = scheduler;
   }
+  if (!workload.jobs.empty()) scenario["workload"] = {{"jobs", std::move(workload.jobs)}};
   for (const Override& override_spec : inputs.overrides) apply_override(scenario, override_spec);
   // The loader's every check, on the text that will be written.
   load_scenario_text(scenario.dump(2), inputs.name + ".json (imported)", catalog);

@@ -16,6 +16,7 @@ struct K8sImportInputs {
   std::string device_plugin_config;    // optional: the plugin's config or its ConfigMap
   std::string mig_config;              // optional: mig-parted's config
   std::vector<std::string> workloads;  // manifests
+  std::string scheduler_config;        // optional: a KubeSchedulerConfiguration
   std::vector<Override> overrides;     // --set, applied to the scenario as in `run`
   std::string name = "k8s-import";     // the scenario's name
 };

@@ -4,7 +4,8 @@
 // checked before any importer reads them, so a manifest of the wrong shape is one located error
 // ("document 1, /spec/template/spec/containers/0/resources: expected an object, found a list")
 // rather than a failure inside the reader. Only documents with a "kind" are Kubernetes
-// objects; the device plugin's and mig-parted's own configs are checked by their readers.
+// objects; the device plugin's and mig-parted's own configs, and component configurations
+// (kind *Configuration), are checked by their readers.
 #include "importers/k8s/yaml_documents.h"
 
 namespace sharesim {

@@ -17,9 +17,16 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+// A PriorityClass's value and preemptionPolicy.
+struct PriorityClassValue {
+  std::int64_t value = 0;
+  std::string preemption_policy = "PreemptLowerPriority";
+};
+
 // Built-in PriorityClasses of every cluster (Kubernetes docs, "Pod Priority and Preemption").
-const std::map<std::string, std::int64_t> kBuiltinPriorityClasses = {{"system-cluster-critical", 2000000000},
-                                                                     {"system-node-critical", 2000001000}};
+const std::map<std::string, PriorityClassValue> kBuiltinPriorityClasses = {
+    {"system-cluster-critical", {2000000000, "PreemptLowerPriority"}},
+    {"system-node-critical", {2000001000, "PreemptLowerPriority"}}};
 
 // Extended resources of the GPU-sharing device plugins that a scenario's `limits` takes
 // (docs/scenario.md "Requests"); nvidia.com/mig-<profile> (and .shared names) too.
@@ -61,8 +68,15 @@ class WorkloadImporter {
     }
     if (object.value("kind", "") != "PriorityClass") return;
     const Json value = object.value("value", Json());
-    if (!value.is_number_integer()) doc.fail(at + "/value", "expected an integer priority, found " + found_text(value));
-    priority_classes_[object.value("metadata", Json::object()).value("name", "")] = value.get<std::int64_t>();
+    if (!value.is_number_integer() || value.get<std::int64_t>() < -2147483648LL ||
+        value.get<std::int64_t>() > 2147483647LL)
+      doc.fail(at + "/value", "expected an integer priority (32-bit), found " + found_text(value));
+    // preemptionPolicy (scheduling.k8s.io/v1 PriorityClass; default PreemptLowerPriority).
+    const Json policy = object.value("preemptionPolicy", Json("PreemptLowerPriority"));
+    if (policy != Json("PreemptLowerPriority") && policy != Json("Never"))
+      doc.fail(at + "/preemptionPolicy", "expected \"PreemptLowerPriority\" or \"Never\", found " + found_text(policy));
+    priority_classes_[object.value("metadata", Json::object()).value("name", "")] = {value.get<std::int64_t>(),
+                                                                                     policy.get<std::string>()};
   }
 
   void add(const ManifestDocument& doc, const Json& object, const std::string& at) {
@@ -259,15 +273,20 @@ class WorkloadImporter {
     if (!demand.empty()) request["demand"] = demand;
 
     std::int64_t priority = 0;
+    std::string class_name;
     if (spec.contains("priorityClassName")) {
-      const std::string class_name =
-          spec["priorityClassName"].is_string() ? spec["priorityClassName"].get<std::string>() : "";
+      class_name = spec["priorityClassName"].is_string() ? spec["priorityClassName"].get<std::string>() : "";
       const auto found = priority_classes_.find(class_name);
       const auto builtin = kBuiltinPriorityClasses.find(class_name);
       if (found == priority_classes_.end() && builtin == kBuiltinPriorityClasses.end())
         doc.fail(at + "/priorityClassName", "no PriorityClass " + found_text(spec["priorityClassName"]) +
                                                 " in the workload files (give its PriorityClass manifest)");
-      priority = found != priority_classes_.end() ? found->second : builtin->second;
+      const PriorityClassValue& cls = found != priority_classes_.end() ? found->second : builtin->second;
+      priority = cls.value;
+      // The scenario keeps the class by name, with its value and policy (scheduler.priority_classes).
+      Json entry = {{"value", cls.value}};
+      if (cls.preemption_policy == "Never") entry["preemption_policy"] = "Never";
+      result_.priority_classes[class_name] = entry;
     } else if (spec.contains("priority")) {
       priority = count_at(doc, spec, at, "priority", 0, -2147483648LL);
     }
@@ -299,15 +318,17 @@ class WorkloadImporter {
     job["replicas"] = replicas;
     job["pods"] = pods;
     job["request"] = request;
-    if (priority != 0) {
+    if (!class_name.empty()) {
+      job["priority_class"] = class_name;
+    } else if (priority != 0) {
       job["priority"] = priority;
-      result_.any_priority = true;
     }
+    result_.any_priority = result_.any_priority || priority != 0;
     result_.jobs.push_back(job);
   }
 
   const GpuCatalog& catalog_;
-  std::map<std::string, std::int64_t> priority_classes_;
+  std::map<std::string, PriorityClassValue> priority_classes_;
   std::vector<std::string> names_;
   ImportedWorkload result_;
 };

@@ -15,6 +15,9 @@ namespace sharesim {
 struct ImportedWorkload {
   nlohmann::ordered_json jobs = nlohmann::ordered_json::array();
   bool any_priority = false;  // some pod has a priority other than 0: the queue orders by it
+  // The PriorityClasses the pods name, as scheduler.priority_classes (name -> {value,
+  // preemption_policy}); empty when none is named.
+  nlohmann::ordered_json priority_classes = nlohmann::ordered_json::object();
 };
 
 // Throws InputError naming the file, the document and the path inside it.

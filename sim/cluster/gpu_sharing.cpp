@@ -12,6 +12,8 @@ std::string_view kill_cause_name(KillCause cause) {
       return "fault";
     case KillCause::AdmissionError:
       return "admission-error";
+    case KillCause::Preempted:
+      return "preempted";
   }
   return "?";
 }

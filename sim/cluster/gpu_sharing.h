@@ -98,8 +98,9 @@ enum class UnitSpread : std::uint8_t {
   AllOnOneDevice,    // the units are an amount of one device (cGPU GiB of memory)
 };
 
-// Who dies, and why, after a join (OOM, device-plugin admission error) or a fault.
-enum class KillCause : std::uint8_t { None, Oom, Fault, AdmissionError };
+// Who dies, and why, after a join (OOM, device-plugin admission error) or a fault; Preempted is
+// the scheduler's eviction of a lower-priority pod (sim/sched/preemption.h), not a policy's.
+enum class KillCause : std::uint8_t { None, Oom, Fault, AdmissionError, Preempted };
 std::string_view kill_cause_name(KillCause cause);
 
 struct Casualties {

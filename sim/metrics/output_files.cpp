@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <sstream>
+#include <tuple>
 
 #include "sim/core/csv_format.h"
 #include "sim/metrics/output_set.h"
@@ -68,8 +69,9 @@ void write_jobs_csv(std::ostream& stream, const ClusterRuntime& runtime) {
   out +=
       "job,origin,kind,state,pods,gpus_per_pod,submit_s,start_s,end_s,wait_s,jct_s,slowdown,node,gpus,kill_cause,"
       "killed_by_other,restarts,reason,note\n";
-  // Jobs still pending share their reason with every job of the same shape.
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::string> pending_reasons;
+  // Jobs still pending share their reason with every job of the same shape (and, for the
+  // preemption part, the same priority and preemption policy).
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::int32_t, bool>, std::string> pending_reasons;
   std::string nodes, gpus;
   for (const JobRecord& job : runtime.jobs()) {
     const JobOrigin& origin = runtime.origins()[job.spec.origin];
@@ -92,8 +94,9 @@ void write_jobs_csv(std::ostream& stream, const ClusterRuntime& runtime) {
                        " after: " + runtime.failure_reasons()[static_cast<std::size_t>(job.failure)];
       reason = backoff_reason;
     } else if (job.state == JobState::Pending) {
-      auto [it, inserted] = pending_reasons.try_emplace({job.spec.shape, job.spec.pods});
-      if (inserted) it->second = runtime.scheduler().explain_unschedulable(job.spec);
+      auto [it, inserted] =
+          pending_reasons.try_emplace({job.spec.shape, job.spec.pods, job.spec.priority, job.spec.preempts});
+      if (inserted) it->second = runtime.explain_pending(job.spec);
       reason = it->second;
     } else if (job.state == JobState::Failed) {
       reason = runtime.failure_reasons()[static_cast<std::size_t>(job.failure)];

@@ -86,6 +86,9 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, s
   m.killed_admission = counters.killed_admission;
   m.killed_by_other = counters.killed_by_other;
   m.restarts = counters.restarts;
+  m.preemption = runtime.scheduler().preemption_enabled();
+  m.killed_preempted = counters.killed_preempted;
+  m.preemptions = counters.preemptions;
   m.gpus_used_peak = counters.peak_allocated_gpus;
   m.wait_s = summarize(waits);
   m.wait_censored_s = summarize(censored_waits);
@@ -214,6 +217,10 @@ nlohmann::json run_metrics_json(const RunMetrics& m) {
                            {"by_another_pod", m.killed_by_other}}},
                          {"restarts", m.restarts},
                          {"throughput_per_hour", m.throughput_jobs_per_hour}};
+  if (m.preemption) {
+    jobs["killed"]["preempted"] = m.killed_preempted;
+    jobs["preemptions"] = m.preemptions;
+  }
   nlohmann::json gpus = {{"count", m.gpu_count},
                          {"utilization_mean", m.utilization_mean},
                          {"allocated_fraction_mean", m.allocated_fraction_mean},

@@ -67,6 +67,11 @@ struct RunMetrics {
   std::uint64_t killed_oom = 0, killed_fault = 0, killed_admission = 0;
   std::uint64_t killed_by_other = 0;  // blast radius: pods killed by another pod's OOM or fault
   std::uint64_t restarts = 0;         // kills after which a job was requeued (restart OnFailure)
+  // Priority preemption, reported only when scheduler.preemption is on (so that summaries of
+  // runs without it keep their keys).
+  bool preemption = false;
+  std::uint64_t killed_preempted = 0;  // jobs evicted by a higher-priority pod
+  std::uint64_t preemptions = 0;       // pods placed by evicting others
   double throughput_jobs_per_hour = 0;
   std::uint64_t gpu_count = 0;
   double utilization_mean = 0;         // busy GPU-time / (GPUs x horizon)

@@ -52,6 +52,8 @@ ClusterRuntime::ClusterRuntime(Simulator& sim, Cluster& cluster, Scheduler& sche
   requeue_handler_.runtime = this;
   repartition_handler_.runtime = this;
   for (const Gpu& gpu : cluster.gpus()) repartitioning_ = repartitioning_ || gpu.sharing->can_repartition();
+  preemption_ = scheduler.preemption_enabled();
+  if (preemption_) jobs_on_node_.resize(cluster.nodes().size());
 }
 
 void ClusterRuntime::set_faults(SimTime mtbf, std::uint64_t seed) {
@@ -114,18 +116,21 @@ void ClusterRuntime::on_arrival(std::size_t source) {
   pull_next_arrival(source);
   schedule_next_arrival();
   if (event_log_ != nullptr) log("submit", job, "");
-  // A newcomer may start at once if it fits; otherwise it waits in the queue.
-  if (!scheduler_.might_fit(jobs_[job].spec) || !try_start(job)) {
+  // A newcomer may start at once if it fits, or by preempting lower-priority pods; otherwise
+  // it waits in the queue.
+  const bool started =
+      (scheduler_.might_fit(jobs_[job].spec) && try_start(job)) || (may_preempt(jobs_[job].spec) && try_preempt(job));
+  if (!started) {
     scheduler_.pending().push(job, jobs_[job].spec.priority, job);
     plan_repartitions();
   }
   if (freed_by_kill_) schedule_pending();
 }
 
-bool ClusterRuntime::try_start(std::uint32_t job) {
+bool ClusterRuntime::try_start(std::uint32_t job, std::optional<std::uint32_t> nominated_node) {
   JobRecord& rec = jobs_[job];
   const auto first_pod = static_cast<std::uint32_t>(pods_.size());
-  if (!scheduler_.try_place(rec.spec, pods_, devices_)) return false;
+  if (!scheduler_.try_place(rec.spec, pods_, devices_, nominated_node)) return false;
   rec.state = JobState::Running;
   if (rec.start < 0) rec.start = sim_.now();  // a restarted job keeps its first start
   rec.last_update = sim_.now();
@@ -138,6 +143,14 @@ bool ClusterRuntime::try_start(std::uint32_t job) {
   rec.first_pod = first_pod;
   rec.pod_count = static_cast<std::uint32_t>(pods_.size() - first_pod);
   ++counters_.running;
+  if (preemption_) {
+    lowest_started_priority_ = std::min(lowest_started_priority_, rec.spec.priority);
+    if (rec.restarts > 0) run_start_[job] = sim_.now();
+    for (std::uint32_t p = first_pod; p < first_pod + rec.pod_count; ++p) {
+      std::vector<std::uint32_t>& on_node = jobs_on_node_[pods_[p].node];
+      if (std::find(on_node.begin(), on_node.end(), job) == on_node.end()) on_node.push_back(job);
+    }
+  }
   const PodShape& shape = shapes_.shapes[rec.spec.shape];
   std::uint64_t newly_held = 0;  // GPUs this job is the first resident of
   for_each_device(rec, [&](const DeviceAllocation& device) {
@@ -404,7 +417,9 @@ void ClusterRuntime::on_requeue(std::uint32_t job) {
   if (event_log_ != nullptr) log("requeue", job, "");
   // Like an arrival: it may start at once; otherwise it queues behind the jobs that arrived
   // before now (a recreated pod's creation time is now).
-  if (!scheduler_.might_fit(jobs_[job].spec) || !try_start(job)) {
+  const bool started =
+      (scheduler_.might_fit(jobs_[job].spec) && try_start(job)) || (may_preempt(jobs_[job].spec) && try_preempt(job));
+  if (!started) {
     scheduler_.pending().push(job, jobs_[job].spec.priority, jobs_.size());
     plan_repartitions();
   }
@@ -446,6 +461,10 @@ void ClusterRuntime::vacate(std::uint32_t job) {
   });
   for (std::uint32_t p = rec.first_pod; p < rec.first_pod + rec.pod_count; ++p) {
     scheduler_.release_pod(rec.spec, pods_[p], devices_);
+    if (preemption_) {
+      std::vector<std::uint32_t>& on_node = jobs_on_node_[pods_[p].node];
+      on_node.erase(std::remove(on_node.begin(), on_node.end(), job), on_node.end());
+    }
   }
   for (std::uint32_t gpu : touched) {
     refresh_gpu(gpu);
@@ -474,6 +493,7 @@ void ClusterRuntime::kill(std::uint32_t job, const std::string& reason, KillCaus
   counters_.killed_oom += cause == KillCause::Oom ? 1 : 0;
   counters_.killed_fault += cause == KillCause::Fault ? 1 : 0;
   counters_.killed_admission += cause == KillCause::AdmissionError ? 1 : 0;
+  counters_.killed_preempted += cause == KillCause::Preempted ? 1 : 0;
   counters_.killed_by_other += by_other ? 1 : 0;
   const RestartSpec& restart = origins_[rec.spec.origin].restart;
   if (restart.on_failure && rec.restarts < restart.max_restarts) {
@@ -522,17 +542,21 @@ void ClusterRuntime::schedule_pending() {
   do {
     freed_by_kill_ = false;
     if (scheduler_.pending().empty()) return;
-    // Within one pass, a job shape that failed once fails again: skip its twins.
+    // Within one pass, a job shape that failed once fails again: skip its twins. A job that
+    // may preempt is a twin only of jobs of its priority (a higher one may find victims).
     failed_shapes_scratch_.clear();
     scheduler_.pending().drain([this](std::uint32_t job) {
       const JobSpec& spec = jobs_[job].spec;
-      if (!scheduler_.might_fit(spec)) return false;
-      const std::pair<std::uint32_t, std::uint32_t> key{spec.shape, spec.pods};
+      const bool preempting = may_preempt(spec);
+      const bool fits_maybe = scheduler_.might_fit(spec);
+      if (!fits_maybe && !preempting) return false;
+      const FailedShape key{spec.shape, spec.pods, preempting ? spec.priority : 0, preempting};
       if (std::find(failed_shapes_scratch_.begin(), failed_shapes_scratch_.end(), key) !=
           failed_shapes_scratch_.end()) {
         return false;
       }
-      if (try_start(job)) return true;
+      if (fits_maybe && try_start(job)) return true;
+      if (preempting && try_preempt(job)) return true;
       failed_shapes_scratch_.push_back(key);
       return false;
     });

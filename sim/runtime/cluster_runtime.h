@@ -7,9 +7,11 @@
 // on one GPU, only that GPU's policy recomputes its residents' rates; each affected job's
 // remaining work is brought up to date and its completion event moved. A multi-GPU job
 // progresses at the rate of its slowest GPU.
+#include <climits>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <unordered_map>
@@ -21,6 +23,7 @@
 #include "sim/runtime/job_behaviour.h"
 #include "sim/runtime/job_source.h"
 #include "sim/runtime/slice_level.h"
+#include "sim/sched/preemption.h"
 #include "sim/sched/scheduler.h"
 
 namespace sharesim {
@@ -93,8 +96,10 @@ struct RuntimeCounters {
   std::uint64_t killed_oom = 0;
   std::uint64_t killed_fault = 0;
   std::uint64_t killed_admission = 0;
-  std::uint64_t killed_by_other = 0;  // of the above, pods that died of another pod's OOM or fault
-  std::uint64_t restarts = 0;         // kills after which the job was requeued (restart OnFailure)
+  std::uint64_t killed_by_other = 0;   // of the above, pods that died of another pod's OOM or fault
+  std::uint64_t restarts = 0;          // kills after which the job was requeued (restart OnFailure)
+  std::uint64_t killed_preempted = 0;  // jobs evicted by a higher-priority pod (scheduler.preemption)
+  std::uint64_t preemptions = 0;       // pods placed by evicting others
   std::uint64_t peak_allocated_gpus = 0;
   std::int64_t memory_used_mib = 0;  // device memory the residents of every GPU hold
 };
@@ -153,6 +158,11 @@ class ClusterRuntime {
   }
 
   std::string job_name(const JobRecord& job) const;
+  // Why a pending job waits, as kube-scheduler words it: the filters' reasons and, when
+  // scheduler.preemption is on, DefaultPreemption's ("... preemption: 0/2 nodes are available:
+  // 2 No preemption victims found for incoming pod."). The preemption part is a dry run on the
+  // cluster as it stands; the cluster is left exactly as it was.
+  std::string explain_pending(const JobSpec& job) const;
 
  private:
   struct ArrivalHandler : EventHandler {
@@ -200,8 +210,24 @@ class ClusterRuntime {
   void on_sample();
   TimeseriesSample sample_at(SimTime time) const;
 
-  bool try_start(std::uint32_t job);
+  // Places and starts the job; on `nominated_node` only, when given.
+  bool try_start(std::uint32_t job, std::optional<std::uint32_t> nominated_node = std::nullopt);
   void schedule_pending();
+  // Priority preemption (runtime_preemption.cpp, sim/sched/preemption.h).
+  struct PreemptionPlan {
+    std::optional<PreemptionCandidate> chosen;
+    std::string failure;  // kube-scheduler's PostFilter message when there is no candidate
+  };
+  // Whether a pending job may try to evict others: preemption is on, its class may preempt,
+  // it is a single pod, and some job of lower priority has run. Costs nothing otherwise.
+  bool may_preempt(const JobSpec& spec) const {
+    return preemption_ && spec.preempts && spec.pods == 1 && spec.priority > lowest_started_priority_;
+  }
+  PreemptionPlan plan_preemption(const JobSpec& spec) const;
+  // Evicts the chosen victims and starts the job on their node; false when there is no candidate.
+  bool try_preempt(std::uint32_t job);
+  // The jobs holding pods on the node, as possible victims.
+  void victims_on_node(std::uint32_t node, std::vector<PreemptionVictim>& out) const;
   bool freed_by_kill_ = false;  // a kill freed resources: pending jobs get another try
   // Removes the job from its GPUs and gives its resources back; refreshes those GPUs.
   void vacate(std::uint32_t job);
@@ -279,8 +305,20 @@ class ClusterRuntime {
   RequeueHandler requeue_handler_;
   RepartitionHandler repartition_handler_;
   Casualties casualties_scratch_;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> failed_shapes_scratch_;  // (shape, pods)
+  struct FailedShape {
+    std::uint32_t shape = 0;
+    std::uint32_t pods = 0;
+    std::int32_t priority = 0;  // 0 unless the job may preempt
+    bool preempting = false;
+    bool operator==(const FailedShape&) const = default;
+  };
+  std::vector<FailedShape> failed_shapes_scratch_;
   std::vector<std::uint32_t> vacated_gpus_scratch_;
+  // Preemption bookkeeping, kept only when scheduler.preemption is on.
+  bool preemption_ = false;
+  std::vector<std::vector<std::uint32_t>> jobs_on_node_;  // running jobs with a pod on each node
+  std::int32_t lowest_started_priority_ = INT32_MAX;      // lowest priority of any job started
+  std::unordered_map<std::uint32_t, SimTime> run_start_;  // start of the current run of restarted jobs
 };
 
 }  // namespace sharesim

@@ -79,6 +79,23 @@ NodePoolSpec node_pool_spec(const Json& pool, std::size_t index) {
   return spec;
 }
 
+ScorePluginSpec score_plugin_spec(const Json& entry, std::size_t index) {
+  ScorePluginSpec spec;
+  spec.name = entry["name"].get<std::string>();
+  spec.weight = entry.value("weight", std::int64_t{1});
+  spec.strategy = entry.value("strategy", spec.strategy);
+  if (entry.contains("resources")) {
+    for (const Json& resource : entry["resources"])
+      spec.resources.push_back({resource["name"].get<std::string>(), resource.value("weight", std::int64_t{1})});
+  }
+  if (entry.contains("shape")) {
+    for (const Json& point : entry["shape"])
+      spec.shape.push_back({point["utilization"].get<std::int64_t>(), point["score"].get<std::int64_t>()});
+  }
+  spec.pointer = pointer_append("/scheduler/score_plugins", index);
+  return spec;
+}
+
 Scenario typed_scenario(const Json& document) {
   Scenario scenario;
   scenario.document = document;
@@ -93,6 +110,18 @@ Scenario typed_scenario(const Json& document) {
     scenario.scheduler.queue = scheduler.value("queue", scenario.scheduler.queue);
     // One spelling inside (docs/placement.md); the place command's older names are accepted.
     scenario.scheduler.placement = canonical_placement_name(scheduler.value("placement", scenario.scheduler.placement));
+    scenario.scheduler.preemption = scheduler.value("preemption", false);
+    if (scheduler.contains("score_plugins")) {
+      const Json& plugins = scheduler["score_plugins"];
+      for (std::size_t i = 0; i < plugins.size(); ++i)
+        scenario.scheduler.score_plugins.push_back(score_plugin_spec(plugins[i], i));
+    }
+    if (scheduler.contains("priority_classes")) {
+      for (const auto& [name, entry] : scheduler["priority_classes"].items()) {
+        scenario.scheduler.priority_classes[name] = {entry["value"].get<std::int32_t>(),
+                                                     entry.value("preemption_policy", "") != "Never"};
+      }
+    }
   }
   if (document.contains("workload")) scenario.workload = nlohmann::json(document["workload"]);
   if (document.contains("calibration") && document["calibration"].contains("overrides")) {

@@ -43,6 +43,7 @@ class SemanticChecker {
     check_durations(uses);
     check_arrivals(uses);
     check_node_pools();
+    check_scheduler();
     check_workload();
     return std::move(issues_);
   }
@@ -125,6 +126,82 @@ class SemanticChecker {
     }
   }
 
+  // Weighted score plugins (docs/kubernetes.md "Weighted score plugins"): keys that belong to
+  // another plugin or strategy are mistakes, as kube-scheduler's args validation treats them.
+  void check_scheduler() {
+    if (!document_.contains("scheduler")) return;
+    const Json& scheduler = document_["scheduler"];
+    if (!scheduler.contains("score_plugins")) return;
+    if (scheduler.contains("placement")) {
+      report("/scheduler/score_plugins",
+             "expected either \"placement\" or \"score_plugins\", found both (score_plugins replace the placement)");
+    }
+    const Json& plugins = scheduler["score_plugins"];
+    std::map<std::string, std::string> plugin_by_name;
+    for (std::size_t i = 0; i < plugins.size(); ++i) {
+      const Json& plugin = plugins[i];
+      const std::string pointer = pointer_append("/scheduler/score_plugins", i);
+      const std::string name = plugin["name"].get<std::string>();
+      const auto [first, inserted] = plugin_by_name.emplace(name, pointer);
+      if (!inserted)
+        report(pointer + "/name", "duplicate score plugin " + quote(name) + " (also " + first->second + ")");
+      const bool fit = name == "NodeResourcesFit";
+      if (plugin.contains("strategy") && !fit)
+        report(pointer + "/strategy", "only NodeResourcesFit has a scoring strategy, found one on " + quote(name));
+      if (plugin.contains("resources") && !fit && name != "NodeResourcesBalancedAllocation") {
+        report(pointer + "/resources",
+               "only NodeResourcesFit and NodeResourcesBalancedAllocation score resources, found a list on " +
+                   quote(name));
+      }
+      const bool ratio = fit && plugin.value("strategy", "") == "RequestedToCapacityRatio";
+      if (plugin.contains("shape") && !ratio) {
+        report(pointer + "/shape", "a shape goes with NodeResourcesFit's strategy \"RequestedToCapacityRatio\" only");
+      } else if (ratio && !plugin.contains("shape")) {
+        report(pointer, "strategy \"RequestedToCapacityRatio\" needs a \"shape\" (utilization -> score points)");
+      } else if (ratio) {
+        const Json& shape = plugin["shape"];
+        for (std::size_t p = 1; p < shape.size(); ++p) {
+          if (shape[p]["utilization"].get<std::int64_t>() <= shape[p - 1]["utilization"].get<std::int64_t>()) {
+            report(pointer_append(pointer + "/shape", p) + "/utilization",
+                   "expected utilizations in increasing order, found " +
+                       std::to_string(shape[p]["utilization"].get<std::int64_t>()) + " after " +
+                       std::to_string(shape[p - 1]["utilization"].get<std::int64_t>()));
+          }
+        }
+      }
+      if (plugin.contains("resources")) {
+        std::map<std::string, std::size_t> seen;
+        const Json& resources = plugin["resources"];
+        for (std::size_t r = 0; r < resources.size(); ++r) {
+          const std::string resource = resources[r]["name"].get<std::string>();
+          if (!seen.emplace(resource, r).second)
+            report(pointer_append(pointer + "/resources", r) + "/name", "duplicate resource " + quote(resource));
+        }
+      }
+    }
+  }
+
+  // A job's priority_class must name a class of scheduler.priority_classes, and replaces priority.
+  void check_priority_class(const std::string& owner, const Json& owner_json) {
+    if (!owner_json.contains("priority_class")) return;
+    if (owner_json.contains("priority")) {
+      report(owner + "/priority_class",
+             "expected either \"priority\" or \"priority_class\", found both (the class gives the priority)");
+      return;
+    }
+    const std::string name = owner_json["priority_class"].get<std::string>();
+    const Json::json_pointer classes("/scheduler/priority_classes");
+    if (document_.contains(classes) && document_.at(classes).contains(name)) return;
+    std::vector<std::string> known;
+    if (document_.contains(classes)) {
+      for (const auto& [key, value] : document_.at(classes).items()) known.push_back(key);
+    }
+    std::string problem = "no priority class " + quote(name) + " in scheduler.priority_classes";
+    if (const auto suggestion = closest_match(name, known)) problem += "; did you mean " + quote(*suggestion) + "?";
+    report(owner + "/priority_class",
+           problem + (known.empty() ? " (it has none)" : " (it has " + quoted_list(known) + ")"));
+  }
+
   void check_workload() {
     if (!document_.contains("workload")) return;  // a cluster-only scenario (describe-nodes)
     const Json& workload = document_["workload"];
@@ -166,6 +243,11 @@ class SemanticChecker {
       if (generator.contains("duration") && generator["duration"].contains("file"))
         check_readable(pointer + "/duration/file", generator["duration"]["file"].get<std::string>(), "samples");
       check_pods(pointer, generator);
+      check_priority_class(pointer, generator);
+      if (generator.contains("mix")) {
+        for (std::size_t m = 0; m < generator["mix"].size(); ++m)
+          check_priority_class(pointer_append(pointer + "/mix", m), generator["mix"][m]);
+      }
     }
   }
 
@@ -178,6 +260,7 @@ class SemanticChecker {
       const auto [first, inserted] = job_by_name.emplace(name, pointer);
       if (!inserted) report(pointer + "/name", "duplicate job name " + quote(name) + " (also " + first->second + ")");
       check_pods(pointer, job);
+      check_priority_class(pointer, job);
     }
   }
 

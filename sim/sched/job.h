@@ -59,6 +59,9 @@ struct JobSpec {
   std::int32_t priority = 0;
   std::uint32_t origin = 0;    // index into the run's JobOrigin table
   std::uint32_t sequence = 0;  // number within its origin
+  // Its PriorityClass's preemptionPolicy: PreemptLowerPriority (true) or Never. Sits in what was
+  // padding, so the spec stays 40 bytes.
+  bool preempts = true;
 };
 
 }  // namespace sharesim

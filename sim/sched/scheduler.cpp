@@ -7,6 +7,7 @@
 
 #include "sim/scenario/error_text.h"
 #include "sim/scenario/input_error.h"
+#include "sim/sched/placement/weighted_score_placement.h"
 
 namespace sharesim {
 namespace {
@@ -93,10 +94,14 @@ std::string capacity_problem(const Cluster& cluster, const PodShape& shape, std:
 
 Scheduler::Scheduler(Cluster& cluster, const ShapeTable& shapes, const SchedulerSpec& spec,
                      const std::string& scenario_file)
-    : cluster_(cluster), shapes_(shapes), pending_(spec.queue == "priority") {
+    : cluster_(cluster), shapes_(shapes), pending_(spec.queue == "priority"), preemption_(spec.preemption) {
   if (spec.queue != "fifo" && spec.queue != "priority") {
     throw InputError(scenario_file, "/scheduler/queue",
                      "expected one of \"fifo\", \"priority\", found \"" + spec.queue + "\"");
+  }
+  if (!spec.score_plugins.empty()) {
+    placement_ = make_weighted_score_placement(spec.score_plugins, cluster, scenario_file);
+    return;
   }
   placement_ = make_placement_policy(spec.placement, cluster);
   if (!placement_) {
@@ -218,21 +223,35 @@ bool Scheduler::might_fit(const JobSpec& job) {
   return shape.gpu_units == 0 || placement_->max_free_units(shape.gpu_resource) >= shape.gpu_units;
 }
 
-bool Scheduler::place_pod(const PodShape& shape, int preferred_rack, std::vector<PodPlacement>& pods,
-                          std::vector<DeviceAllocation>& devices) {
+bool Scheduler::place_pod(const PodShape& shape, int preferred_rack, std::optional<std::uint32_t> nominated_node,
+                          std::vector<PodPlacement>& pods, std::vector<DeviceAllocation>& devices) {
   const std::size_t device_start = devices.size();
+  // The devices of the node the plugin last accepted stay in `devices`. A plugin that filters
+  // every node before scoring (weighted score plugins) may choose another: its devices are
+  // then assigned again below.
+  std::optional<std::uint32_t> last_accepted;
   const auto feasible = [&](std::uint32_t node_index, bool rack_only) {
     const Node& node = cluster_.node(node_index);
+    if (nominated_node && node_index != *nominated_node) return false;
     if (rack_only && static_cast<int>(cluster_.network().rack(node_index)) != preferred_rack) return false;
     if (!passes_filters(shape, node)) return false;
+    devices.resize(device_start);
     if (!assign_devices(shape, node, devices, nullptr)) return false;
+    last_accepted = node_index;
     return true;
   };
   std::optional<std::uint32_t> chosen;
   if (preferred_rack >= 0) chosen = placement_->choose(shape, [&](std::uint32_t n) { return feasible(n, true); });
   if (!chosen) chosen = placement_->choose(shape, [&](std::uint32_t n) { return feasible(n, false); });
-  if (!chosen) return false;
+  if (!chosen) {
+    devices.resize(device_start);
+    return false;
+  }
   Node& node = cluster_.node(*chosen);
+  if (chosen != last_accepted) {
+    devices.resize(device_start);
+    assign_devices(shape, node, devices, nullptr);  // it passed feasible(): it succeeds
+  }
   node.cpu_allocated += shape.cpu_milli;
   node.memory_allocated += shape.memory_mib;
   for (std::size_t d = device_start; d < devices.size(); ++d) {
@@ -248,13 +267,14 @@ bool Scheduler::place_pod(const PodShape& shape, int preferred_rack, std::vector
   return true;
 }
 
-bool Scheduler::try_place(const JobSpec& job, std::vector<PodPlacement>& pods, std::vector<DeviceAllocation>& devices) {
+bool Scheduler::try_place(const JobSpec& job, std::vector<PodPlacement>& pods, std::vector<DeviceAllocation>& devices,
+                          std::optional<std::uint32_t> nominated_node) {
   const PodShape& shape = shapes_.shapes[job.shape];
   const std::size_t pods_start = pods.size();
   const std::size_t devices_start = devices.size();
   int rack = -1;
   for (std::uint32_t p = 0; p < job.pods; ++p) {
-    if (!place_pod(shape, rack, pods, devices)) {
+    if (!place_pod(shape, rack, nominated_node, pods, devices)) {
       // Gang: undo the pods already placed.
       for (std::size_t i = pods_start; i < pods.size(); ++i) release_pod(job, pods[i], devices);
       pods.resize(pods_start);
@@ -266,8 +286,8 @@ bool Scheduler::try_place(const JobSpec& job, std::vector<PodPlacement>& pods, s
   return true;
 }
 
-void Scheduler::release_pod(const JobSpec& job, const PodPlacement& pod, const std::vector<DeviceAllocation>& devices) {
-  const PodShape& shape = shapes_.shapes[job.shape];
+void Scheduler::unaccount_pod(const PodShape& shape, const PodPlacement& pod,
+                              const std::vector<DeviceAllocation>& devices) {
   Node& node = cluster_.node(pod.node);
   node.cpu_allocated -= shape.cpu_milli;
   node.memory_allocated -= shape.memory_mib;
@@ -278,27 +298,58 @@ void Scheduler::release_pod(const JobSpec& job, const PodPlacement& pod, const s
         cluster_.release_units(devices[d].gpu, q.resource, q.quantity);
     }
   }
+}
+
+void Scheduler::account_pod(const PodShape& shape, const PodPlacement& pod,
+                            const std::vector<DeviceAllocation>& devices) {
+  Node& node = cluster_.node(pod.node);
+  node.cpu_allocated += shape.cpu_milli;
+  node.memory_allocated += shape.memory_mib;
+  for (std::uint32_t d = pod.first_device; d < pod.first_device + pod.device_count; ++d) {
+    cluster_.allocate_units(devices[d].gpu, shape.gpu_resource, devices[d].units);
+    for (const ResourceQuantity& q : shape.gpu_per_device.view()) {
+      if (cluster_.gpu(devices[d].gpu).advertises(q.resource))
+        cluster_.allocate_units(devices[d].gpu, q.resource, q.quantity);
+    }
+  }
+}
+
+void Scheduler::release_pod(const JobSpec& job, const PodPlacement& pod, const std::vector<DeviceAllocation>& devices) {
+  unaccount_pod(shapes_.shapes[job.shape], pod, devices);
   placement_->node_changed(pod.node);
+}
+
+bool Scheduler::fits_on_node(const PodShape& shape, std::uint32_t node_index) const {
+  const Node& node = cluster_.node(node_index);
+  if (!passes_filters(shape, node)) return false;
+  std::vector<DeviceAllocation> scratch;
+  return assign_devices(shape, node, scratch, nullptr);
+}
+
+void Scheduler::unschedulable_reasons(const PodShape& shape, const Node& node,
+                                      std::vector<std::string>& reasons) const {
+  const std::size_t before = reasons.size();
+  filter_reasons(shape, node, reasons);
+  if (reasons.size() != before) return;
+  std::string refusal;
+  std::vector<DeviceAllocation> scratch;
+  if (!assign_devices(shape, node, scratch, &refusal)) reasons.push_back(refusal);
+}
+
+bool Scheduler::preemption_might_help(const PodShape& shape, const Node& node) const {
+  return node_accepts(cluster_, shape, node);
 }
 
 std::string Scheduler::explain_unschedulable(const JobSpec& job) const {
   const PodShape& shape = shapes_.shapes[job.shape];
   std::map<std::string, std::size_t> histogram;  // reason -> nodes that gave it
   std::size_t fitting_nodes = 0;
-  std::vector<DeviceAllocation> scratch;
   std::vector<std::string> reasons;
   for (const Node& node : cluster_.nodes()) {
     reasons.clear();
-    filter_reasons(shape, node, reasons);
+    unschedulable_reasons(shape, node, reasons);
     for (const std::string& reason : reasons) ++histogram[reason];
-    if (!reasons.empty()) continue;
-    std::string refusal;
-    scratch.clear();
-    if (!assign_devices(shape, node, scratch, &refusal)) {
-      ++histogram[refusal];
-      continue;
-    }
-    ++fitting_nodes;
+    if (reasons.empty()) ++fitting_nodes;
   }
   const std::size_t total = cluster_.nodes().size();
   if (fitting_nodes > 0 && job.pods > 1) {

@@ -6,6 +6,7 @@
 // all pods are placed at once or none is.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,12 +42,29 @@ class Scheduler {
   PendingQueue& pending() { return pending_; }
   const PendingQueue& pending() const { return pending_; }
   const PlacementPolicy& placement() const { return *placement_; }
+  // scheduler.preemption: pods that fit nowhere may evict lower-priority ones (sim/sched/preemption.h).
+  bool preemption_enabled() const { return preemption_; }
 
   // Places every pod of `job` or none. On success the cluster is allocated, `pods` gets one
-  // entry per pod and `devices` the GPUs each pod holds (appended).
-  bool try_place(const JobSpec& job, std::vector<PodPlacement>& pods, std::vector<DeviceAllocation>& devices);
+  // entry per pod and `devices` the GPUs each pod holds (appended). With `nominated_node`, only
+  // that node is offered to the placement plugin (a preemptor goes where it made room).
+  bool try_place(const JobSpec& job, std::vector<PodPlacement>& pods, std::vector<DeviceAllocation>& devices,
+                 std::optional<std::uint32_t> nominated_node = std::nullopt);
   // Gives back what try_place took for one pod.
   void release_pod(const JobSpec& job, const PodPlacement& pod, const std::vector<DeviceAllocation>& devices);
+
+  // For the preemption dry run. Whether a pod of this shape passes every filter on the node as
+  // it stands, device admission included (allocates nothing).
+  bool fits_on_node(const PodShape& shape, std::uint32_t node) const;
+  // Why it does not: each failing filter's reason, else the device plugin's refusal.
+  void unschedulable_reasons(const PodShape& shape, const Node& node, std::vector<std::string>& reasons) const;
+  // Whether evicting pods could help on this node: it passes NodeAffinity and TaintToleration,
+  // whose failures kube-scheduler marks UnschedulableAndUnresolvable.
+  bool preemption_might_help(const PodShape& shape, const Node& node) const;
+  // Takes a running pod's resources off its node, or puts them back, without telling the
+  // placement plugin: the dry run restores exactly what it took.
+  void unaccount_pod(const PodShape& shape, const PodPlacement& pod, const std::vector<DeviceAllocation>& devices);
+  void account_pod(const PodShape& shape, const PodPlacement& pod, const std::vector<DeviceAllocation>& devices);
 
   // Why a job cannot be placed now, as Kubernetes words it:
   // "0/2 nodes are available: 2 Insufficient nvidia.com/gpu."
@@ -69,13 +87,14 @@ class Scheduler {
   // Chooses GPUs on the node for the pod; appends allocations; false when impossible.
   bool assign_devices(const PodShape& shape, const Node& node, std::vector<DeviceAllocation>& out,
                       std::string* refusal) const;
-  bool place_pod(const PodShape& shape, int preferred_rack, std::vector<PodPlacement>& pods,
-                 std::vector<DeviceAllocation>& devices);
+  bool place_pod(const PodShape& shape, int preferred_rack, std::optional<std::uint32_t> nominated_node,
+                 std::vector<PodPlacement>& pods, std::vector<DeviceAllocation>& devices);
 
   Cluster& cluster_;
   const ShapeTable& shapes_;
   std::unique_ptr<PlacementPolicy> placement_;
   PendingQueue pending_;
+  bool preemption_ = false;
 };
 
 }  // namespace sharesim

@@ -622,6 +622,43 @@ expect_bad_input "import k8s: bad YAML is located" "" "bad-yaml.yaml: line 6, co
 check "import k8s: nothing written on error" test ! -e bad.json
 expect_bad_input "import k8s: an unknown kind is located" "" 'unknown-kind.yaml: document 2, /kind: expected one of' \
   import k8s --nodes "$k8s/two-nodes.json" --workload "$k8s/unknown-kind.yaml" -o bad.json
+# Priority preemption (docs/kubernetes.md "Priority preemption"): a high-priority pod evicts a
+# low-priority replica; a pod without lower-priority victims, and one whose class never
+# preempts, pend with kube-scheduler's PostFilter message.
+check "import k8s: PriorityClasses and preemption" \
+  succeeds import k8s --nodes "$k8s/two-nodes.json" --workload "$k8s/preemption-pods.yaml" -o preempt.json
+check "import k8s: the classes are kept by name, preemption is on" \
+  grep -q '"preemption_policy": "Never"' preempt.json
+check "preemption: the run succeeds" succeeds run preempt.json --set until=10m -o preempt-run -q
+check "preemption: the low-priority replica is evicted by the urgent pod" \
+  grep -q '^low-trainer-0,.*,failed,.*,preempted,0,0,preempted by pod urgent-0 on node a100-80gb-0,' preempt-run/jobs.csv
+check "preemption: the urgent pod runs" grep -q '^urgent-0,urgent,training,running,' preempt-run/jobs.csv
+check "preemption: summary.json counts the eviction" \
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["metrics"]["jobs"]; sys.exit(not (j["killed"]["preempted"] == 1 and j["preemptions"] == 1))' \
+  preempt-run/summary.json
+check "preemption: no victim of lower priority: kube-scheduler's suffix" \
+  grep -q '^low-latecomer-0,.*,0/2 nodes are available: 2 Insufficient nvidia.com/gpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.,' \
+  preempt-run/jobs.csv
+check "preemption: preemptionPolicy Never pends without evicting" \
+  grep -q '^polite-0,.*,pending,.* preemption: not eligible due to preemptionPolicy=Never\.,$' preempt-run/jobs.csv
+check "preemption: same scenario, same outputs" succeeds run preempt.json --set until=10m -o preempt-run2 -q
+check "preemption: byte-identical jobs.csv and summary.json" \
+  same_file preempt-run/jobs.csv preempt-run2/jobs.csv
+check "preemption: byte-identical summary.json" same_file preempt-run/summary.json preempt-run2/summary.json
+# Weighted score plugins from a KubeSchedulerConfiguration.
+check "import k8s: --scheduler-config with two weighted score plugins" \
+  succeeds import k8s --nodes "$k8s/two-nodes.json" --workload "$k8s/spread-pods.yaml" \
+  --scheduler-config "$k8s/scheduler-config-weighted.yaml" -o weighted.json
+check "import k8s: the plugins and weights are in score_plugins" \
+  python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["scheduler"]["score_plugins"]; sys.exit(not ([(e["name"], e["weight"]) for e in p] == [("NodeResourcesFit", 5), ("NodeResourcesBalancedAllocation", 1)] and p[0]["strategy"] == "MostAllocated"))' \
+  weighted.json
+check "weighted scores: the run succeeds" succeeds run weighted.json --set until=10m -o weighted-run -q
+check "weighted scores: GPU bin packing puts both pods on one node" \
+  test "$(grep -c ',a100-80gb-0,' weighted-run/jobs.csv)" = 2
+expect_bad_input "import k8s: an unknown scheduler plugin is located" "" \
+  'bad-scheduler-config.yaml: document 1, /profiles/0/plugins/score/enabled/1/name: unknown plugin "NodeResourcesMostAllocated"' \
+  import k8s --nodes "$k8s/two-nodes.json" --scheduler-config "$k8s/bad-scheduler-config.yaml" -o bad.json
+check "import k8s: nothing written on a bad scheduler config" test ! -e bad.json
 
 # ---- help -------------------------------------------------------------------------------
 

@@ -266,5 +266,82 @@ TEST(K8sImport, ErrorsNameFileDocumentAndPath) {
                         data("timeslice-configmap.yaml") + " (it has \"default\", \"a100-ts4\")");
 }
 
+TEST(K8sImport, PriorityClassesAndPreemptionFromManifests) {
+  const auto scenario =
+      import_inputs(inputs_of(data("two-nodes.json"), "", "", std::vector<std::string>{data("preemption-pods.yaml")}));
+  const auto& scheduler = scenario["scheduler"];
+  EXPECT_EQ(scheduler["queue"], "priority");
+  EXPECT_EQ(scheduler["preemption"], true);  // kube-scheduler's DefaultPreemption is on by default
+  EXPECT_EQ(scheduler["priority_classes"], nlohmann::ordered_json::parse(R"({"low": {"value": 100},
+      "high": {"value": 1000}, "polite": {"value": 500, "preemption_policy": "Never"}})"));
+  EXPECT_EQ(scenario["workload"]["jobs"][1]["priority_class"], "high");
+
+  const auto run = run_imported(scenario, "10m");
+  const auto& jobs = run->runtime().jobs();
+  ASSERT_EQ(jobs.size(), 5u);  // low-trainer-0, -1, urgent, low-latecomer, polite (arrival order)
+  const auto name = [&](const JobRecord& job) { return run->runtime().job_name(job); };
+  EXPECT_EQ(name(jobs[0]), "low-trainer-0");
+  EXPECT_EQ(jobs[0].kill_cause, KillCause::Preempted);  // both nodes cost the same: the first
+  EXPECT_EQ(jobs[1].state, JobState::Running);
+  EXPECT_EQ(name(jobs[2]), "urgent-0");
+  EXPECT_EQ(jobs[2].state, JobState::Running);
+  EXPECT_EQ(run->cluster().node(run->runtime().pods()[jobs[2].first_pod].node).name, "a100-80gb-0");
+  EXPECT_EQ(run->runtime().explain_pending(jobs[3].spec),
+            "0/2 nodes are available: 2 Insufficient nvidia.com/gpu. preemption: 0/2 nodes are available: 2 No "
+            "preemption victims found for incoming pod.");
+  EXPECT_EQ(run->runtime().explain_pending(jobs[4].spec),
+            "0/2 nodes are available: 2 Insufficient nvidia.com/gpu. preemption: not eligible due to "
+            "preemptionPolicy=Never.");
+}
+
+TEST(K8sImport, KubeSchedulerConfigurationWithTwoWeightedScorePlugins) {
+  K8sImportInputs inputs =
+      inputs_of(data("two-nodes.json"), "", "", std::vector<std::string>{data("spread-pods.yaml")});
+  inputs.scheduler_config = data("scheduler-config-weighted.yaml");
+  const auto scenario = import_inputs(inputs);
+  EXPECT_FALSE(scenario["scheduler"].contains("placement"));
+  EXPECT_EQ(scenario["scheduler"]["score_plugins"], nlohmann::ordered_json::parse(R"([
+      {"name": "NodeResourcesFit", "weight": 5, "strategy": "MostAllocated",
+       "resources": [{"name": "nvidia.com/gpu", "weight": 10}, {"name": "cpu", "weight": 1}]},
+      {"name": "NodeResourcesBalancedAllocation", "weight": 1}])"));
+  EXPECT_EQ(scenario["scheduler"]["preemption"], true);
+  // GPU bin packing outweighs balance: the second pod joins the first.
+  const auto run = run_imported(scenario, "10m");
+  EXPECT_EQ(testing::nodes_of(*run), (std::vector<std::string>{"a100-80gb-0", "a100-80gb-0"}));
+}
+
+TEST(K8sImport, SchedulerConfigDefaultsAndDisabledPreemption) {
+  const std::string path = ::testing::TempDir() + "/scheduler-config-defaults.yaml";
+  std::ofstream(path) << R"(apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+  - plugins:
+      score:
+        disabled: [{name: NodeResourcesBalancedAllocation}]
+        enabled: [{name: FGDScore, weight: 3}]
+      postFilter:
+        disabled: [{name: DefaultPreemption}]
+)";
+  K8sImportInputs inputs = inputs_of(data("two-nodes.json"));
+  inputs.scheduler_config = path;
+  const auto scenario = import_inputs(inputs);
+  EXPECT_EQ(scenario["scheduler"]["score_plugins"], nlohmann::ordered_json::parse(R"([
+      {"name": "NodeResourcesFit", "weight": 1, "strategy": "LeastAllocated"},
+      {"name": "FGDScore", "weight": 3}])"));
+  EXPECT_EQ(scenario["scheduler"]["preemption"], false);
+}
+
+TEST(K8sImport, BadSchedulerConfigIsLocated) {
+  K8sImportInputs inputs = inputs_of(data("two-nodes.json"));
+  inputs.scheduler_config = data("bad-scheduler-config.yaml");
+  const std::string error = import_error(inputs);
+  EXPECT_EQ(error.rfind(data("bad-scheduler-config.yaml") +
+                            ": document 1, /profiles/0/plugins/score/enabled/1/name: unknown plugin "
+                            "\"NodeResourcesMostAllocated\"; sharesim scores with \"NodeResourcesFit\", ",
+                        0),
+            0u)
+      << error;
+}
+
 }  // namespace
 }  // namespace sharesim

@@ -180,7 +180,8 @@ TEST(ScenarioErrors, UnknownKeySuggestsTheClosestName) {
 
 TEST(ScenarioErrors, UnknownKeyWithoutCloseMatchListsTheAllowedKeys) {
   expect_error(rejection_of([](ordered_json& d) { d["scheduler"]["colour"] = "blue"; }), kOrigin, "/scheduler/colour",
-               "unknown key \"colour\"; allowed keys here: \"queue\", \"placement\"");
+               "unknown key \"colour\"; allowed keys here: \"queue\", \"placement\", \"score_plugins\", \"preemption\", "
+               "\"priority_classes\"");
 }
 
 TEST(ScenarioErrors, DistributionParametersDependOnTheDistribution) {

@@ -1,0 +1,58 @@
+#pragma once
+// One score formula of the GPU-sharing literature (docs/placement.md) evaluated on the
+// cluster's nodes: the scenario placement plugins (scored_placement.h) and the weighted score
+// plugins (weighted_score_placement.h) share it.
+//
+// How the cluster maps onto the formulas' node view: a GPU's free milli is 1000 x its free
+// units of the pod's GPU resource / its capacity of that resource (an exclusive GPU is 1000 or
+// 0; a GPU advertising 4 time-slicing replicas with 1 taken has 750). A pod asking u units of a
+// resource of capacity c per GPU is a sharing pod of 1000 x u / c milli when u < c, else
+// ceil(u / c) whole GPUs. fgd's target workload is the pod shapes placed so far, weighted by
+// their counts (the current pod's shape included), since a scenario has no fixed pod list.
+#include <cstdint>
+#include <map>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "sim/cluster/cluster.h"
+#include "sim/sched/job.h"
+#include "sim/sched/placement/fgd_score.h"
+#include "sim/sched/placement/gpu_clustering_score.h"
+
+namespace sharesim {
+
+enum class GpuShareFormula { kDotProduct, kBestFit, kGpuPacking, kGpuClustering, kGpuClusteringMilli, kFgd };
+
+// The scenario placement name of a formula ("dot-product", ..., "fgd").
+std::string_view gpu_share_formula_name(GpuShareFormula formula);
+
+class GpuShareScorer {
+ public:
+  GpuShareScorer(const Cluster& cluster, GpuShareFormula formula)
+      : cluster_(cluster), formula_(formula), fgd_(workload_) {}
+  GpuShareScorer(const GpuShareScorer&) = delete;
+  GpuShareScorer& operator=(const GpuShareScorer&) = delete;
+
+  GpuShareFormula formula() const { return formula_; }
+  // The formula's score of the node for the pod; best-fit's is the raw score (before the
+  // min-max normalisation over the feasible nodes, normalize_min_max).
+  std::int64_t score(const Node& node, const PodShape& pod);
+  // FGD's target workload: +1 for the pod about to be placed, -1 when it found no node (0 does
+  // nothing: a placed pod stays counted). No-op for the other formulas.
+  void count_shape(const PodShape& pod, int delta);
+
+ private:
+  static PlacementPodRequest request_of(const PodShape& pod, std::int64_t capacity);
+  GpuClassCensus census(const Node& node, const PodShape& pod, GpuClassing classing) const;
+  std::int64_t typical_capacity(ResourceId resource) const;
+
+  const Cluster& cluster_;
+  GpuShareFormula formula_;
+  TargetWorkload workload_;
+  FgdScorer fgd_;
+  std::map<std::tuple<std::int32_t, std::int32_t, std::int64_t>, std::int64_t> counts_;
+  std::vector<std::int32_t> gpu_free_;
+};
+
+}  // namespace sharesim

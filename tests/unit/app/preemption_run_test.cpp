@@ -1,0 +1,186 @@
+// Priority preemption in whole runs (scheduler.preemption; sim/runtime/runtime_preemption.cpp):
+// who is evicted, on which node, what becomes of the victim, and the pending reason's
+// "preemption: ..." part, as kube-scheduler's DefaultPreemption gives them.
+#include <gtest/gtest.h>
+
+#include "run_helpers.h"
+#include "sim/metrics/output_files.h"
+
+namespace sharesim {
+namespace {
+
+using testing::cluster_scenario;
+using testing::run_text;
+
+const JobRecord& job_named(const ScenarioRun& run, const std::string& name) {
+  for (const JobRecord& job : run.runtime().jobs()) {
+    if (run.runtime().job_name(job) == name) return job;
+  }
+  throw std::runtime_error("no job " + name);
+}
+
+std::string node_of(const ScenarioRun& run, const JobRecord& job) {
+  return run.cluster().node(run.runtime().pods()[job.first_pod].node).name;
+}
+
+// One node of 4 GPUs: a low-priority 4-GPU job, then a high-priority 2-GPU one at 1 s.
+std::string one_node(const std::string& scheduler, const std::string& low_extra = "") {
+  return cluster_scenario(1, 4,
+                          R"({"jobs": [
+      {"name": "low", "duration": "1h", "priority": 1, "request": {"gpus": 4})" +
+                              low_extra + R"(},
+      {"name": "high", "arrival": "1s", "duration": "1h", "priority": 10, "request": {"gpus": 2}}]})",
+                          R"("until": "10m", "scheduler": )" + scheduler + ", ");
+}
+
+TEST(PreemptionRun, AHigherPriorityPodEvictsALowerOne) {
+  const auto run = run_text(one_node(R"({"queue": "priority", "preemption": true})"));
+  const JobRecord& low = job_named(*run, "low-0");
+  const JobRecord& high = job_named(*run, "high-0");
+  EXPECT_EQ(high.state, JobState::Running);
+  EXPECT_EQ(high.start, kSecond);          // placed at once on the node it made room on
+  EXPECT_EQ(low.state, JobState::Failed);  // restart Never (the default): it ends, as a deleted Pod
+  EXPECT_EQ(low.kill_cause, KillCause::Preempted);
+  EXPECT_EQ(low.end, kSecond);
+  EXPECT_EQ(run->runtime().failure_reasons()[static_cast<std::size_t>(low.failure)],
+            "preempted by pod high-0 on node p-0");
+  const nlohmann::ordered_json summary = run->summary();
+  const auto& jobs = summary["metrics"]["jobs"];
+  EXPECT_EQ(jobs["killed"]["preempted"], 1);
+  EXPECT_EQ(jobs["preemptions"], 1);
+  EXPECT_NE(jobs_csv(run->runtime()).find(",preempted,0,0,preempted by pod high-0 on node p-0,"), std::string::npos);
+}
+
+TEST(PreemptionRun, OffByDefaultAndForEqualPriorities) {
+  // Without scheduler.preemption the high-priority job waits (and the summary has no
+  // preemption keys); with it, a job of equal priority waits too.
+  const auto off = run_text(one_node(R"({"queue": "priority"})"));
+  EXPECT_EQ(job_named(*off, "high-0").state, JobState::Pending);
+  EXPECT_FALSE(off->summary()["metrics"]["jobs"]["killed"].contains("preempted"));
+  EXPECT_EQ(off->runtime().explain_pending(job_named(*off, "high-0").spec),
+            "0/1 nodes are available: 1 Insufficient nvidia.com/gpu.");
+
+  const auto equal = run_text(cluster_scenario(1, 4, R"({"jobs": [
+      {"name": "a", "duration": "1h", "priority": 5, "request": {"gpus": 4}},
+      {"name": "b", "arrival": "1s", "duration": "1h", "priority": 5, "request": {"gpus": 2}}]})",
+                                               R"("until": "10m", "scheduler": {"preemption": true}, )"));
+  EXPECT_EQ(job_named(*equal, "b-0").state, JobState::Pending);
+  EXPECT_EQ(equal->runtime().explain_pending(job_named(*equal, "b-0").spec),
+            "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: 0/1 nodes are available: 1 No "
+            "preemption victims found for incoming pod.");
+}
+
+TEST(PreemptionRun, ThePodMustFitOnceTheVictimsAreGone) {
+  // p-0 runs a priority-1 and a priority-20 job of 2 GPUs each, p-1 a priority-20 job of 4. A
+  // priority-9 job of 3 GPUs: on p-0 evicting the only lower-priority job frees 2, not enough
+  // (the node's reason is then the filter's); p-1 has no victim.
+  const auto run = run_text(cluster_scenario(2, 4, R"({"jobs": [
+      {"name": "low", "duration": "1h", "priority": 1, "request": {"gpus": 2}},
+      {"name": "keeper", "duration": "1h", "priority": 20, "request": {"gpus": 2}},
+      {"name": "keeper2", "duration": "1h", "priority": 20, "request": {"gpus": 4}},
+      {"name": "big", "arrival": "1s", "duration": "1h", "priority": 9, "request": {"gpus": 3}}]})",
+                                             R"("until": "10m", "scheduler": {"preemption": true}, )"));
+  const JobRecord& big = job_named(*run, "big-0");
+  EXPECT_EQ(big.state, JobState::Pending);
+  EXPECT_EQ(job_named(*run, "low-0").state, JobState::Running);
+  EXPECT_EQ(run->runtime().explain_pending(big.spec),
+            "0/2 nodes are available: 2 Insufficient nvidia.com/gpu. preemption: 0/2 nodes are available: 1 "
+            "Insufficient nvidia.com/gpu, 1 No preemption victims found for incoming pod.");
+  // The dry run left the cluster as it was.
+  const auto gpu = static_cast<std::size_t>(run->cluster().resource_names().find("nvidia.com/gpu"));
+  EXPECT_EQ(run->cluster().node(0).resource_allocated[gpu], 4);
+  EXPECT_EQ(run->cluster().gpu(0).residents.size(), 1u);
+}
+
+TEST(PreemptionRun, ChoosesTheNodeWithTheLeastImportantVictims) {
+  // Two full nodes: p-0 runs a priority-5 job, p-1 a priority-2 job. A priority-9 job evicts on p-1.
+  const auto run = run_text(cluster_scenario(2, 4, R"({"jobs": [
+      {"name": "mid", "duration": "1h", "priority": 5, "request": {"gpus": 4}},
+      {"name": "low", "duration": "1h", "priority": 2, "request": {"gpus": 4}},
+      {"name": "top", "arrival": "1s", "duration": "1h", "priority": 9, "request": {"gpus": 1}}]})",
+                                             R"("until": "10m", "scheduler": {"preemption": true}, )"));
+  EXPECT_EQ(node_of(*run, job_named(*run, "mid-0")), "p-0");
+  EXPECT_EQ(job_named(*run, "mid-0").state, JobState::Running);
+  EXPECT_EQ(job_named(*run, "low-0").kill_cause, KillCause::Preempted);
+  EXPECT_EQ(node_of(*run, job_named(*run, "top-0")), "p-1");
+}
+
+TEST(PreemptionRun, EvictsOnlyWhatIsNeededKeepingTheMoreImportant) {
+  // One node, four 1-GPU jobs of priorities 1, 3, 2, 3 (started in that order); a priority-9
+  // job of 2 GPUs. Reprieve gives back the priority-3 jobs first (the earlier first): both
+  // stay; the priority-2 and priority-1 jobs go.
+  const auto run = run_text(cluster_scenario(1, 4, R"({"jobs": [
+      {"name": "p1", "duration": "1h", "priority": 1, "request": {"gpus": 1}},
+      {"name": "p3a", "arrival": "1s", "duration": "1h", "priority": 3, "request": {"gpus": 1}},
+      {"name": "p2", "arrival": "2s", "duration": "1h", "priority": 2, "request": {"gpus": 1}},
+      {"name": "p3b", "arrival": "3s", "duration": "1h", "priority": 3, "request": {"gpus": 1}},
+      {"name": "top", "arrival": "4s", "duration": "1h", "priority": 9, "request": {"gpus": 2}}]})",
+                                             R"("until": "10m", "scheduler": {"preemption": true}, )"));
+  EXPECT_EQ(job_named(*run, "p1-0").kill_cause, KillCause::Preempted);
+  EXPECT_EQ(job_named(*run, "p2-0").kill_cause, KillCause::Preempted);
+  EXPECT_EQ(job_named(*run, "p3a-0").state, JobState::Running);
+  EXPECT_EQ(job_named(*run, "p3b-0").state, JobState::Running);
+  EXPECT_EQ(job_named(*run, "top-0").state, JobState::Running);
+  EXPECT_EQ(run->summary()["metrics"]["jobs"]["killed"]["preempted"], 2);
+}
+
+TEST(PreemptionRun, AVictimWithRestartOnFailureIsRequeuedAfterItsBackoff) {
+  const auto run = run_text(one_node(R"({"queue": "priority", "preemption": true})",
+                                     R"(, "restart": {"policy": "OnFailure", "backoff": "10s"})"));
+  const JobRecord& low = job_named(*run, "low-0");
+  EXPECT_EQ(low.state, JobState::Pending);  // back in the queue after 10 s; the node is still busy
+  EXPECT_EQ(low.restarts, 1);
+  EXPECT_EQ(low.kill_cause, KillCause::Preempted);
+  EXPECT_EQ(run->summary()["metrics"]["jobs"]["restarts"], 1);
+  // Waiting again, it finds no victim of lower priority.
+  EXPECT_NE(run->runtime().explain_pending(low.spec).find("1 No preemption victims found for incoming pod."),
+            std::string::npos);
+}
+
+TEST(PreemptionRun, PriorityClassesAndPreemptionPolicyNever) {
+  const auto run = run_text(cluster_scenario(1, 4, R"({"jobs": [
+      {"name": "low", "duration": "1h", "priority_class": "batch", "request": {"gpus": 4}},
+      {"name": "polite", "arrival": "1s", "duration": "1h", "priority_class": "polite", "request": {"gpus": 2}}]})",
+                                             R"("until": "10m", "scheduler": {"queue": "priority", "preemption": true,
+      "priority_classes": {"batch": {"value": 10}, "polite": {"value": 1000, "preemption_policy": "Never"}}}, )"));
+  const JobRecord& polite = job_named(*run, "polite-0");
+  EXPECT_EQ(polite.spec.priority, 1000);
+  EXPECT_FALSE(polite.spec.preempts);
+  EXPECT_EQ(polite.state, JobState::Pending);
+  EXPECT_EQ(job_named(*run, "low-0").state, JobState::Running);
+  EXPECT_EQ(run->runtime().explain_pending(polite.spec),
+            "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: not eligible due to "
+            "preemptionPolicy=Never.");
+}
+
+TEST(PreemptionRun, UnresolvableNodesAreNotHelpful) {
+  // A pod selecting the H100 model: the A100 node fails NodeAffinity, which preemption cannot
+  // resolve; the H100 node runs a job of equal priority.
+  const auto run = run_text(R"({"name": "t", "until": "10m", "scheduler": {"preemption": true},
+    "cluster": {"node_pools": [
+      {"name": "a", "nodes": 1, "gpu": "A100-80GB", "gpus_per_node": 1, "cpu_milli": 8000, "memory_mib": 8192},
+      {"name": "h", "nodes": 1, "gpu": "H100-80GB", "gpus_per_node": 1, "cpu_milli": 8000, "memory_mib": 8192}]},
+    "workload": {"jobs": [
+      {"name": "x", "duration": "1h", "request": {"gpus": 1, "gpu_product": "H100-80GB"}},
+      {"name": "y", "arrival": "1s", "duration": "1h", "request": {"gpus": 1, "gpu_product": "H100-80GB"}}]}})");
+  EXPECT_EQ(run->runtime().explain_pending(job_named(*run, "y-0").spec),
+            "0/2 nodes are available: 1 Insufficient nvidia.com/gpu, 1 node(s) didn't match Pod's node "
+            "affinity/selector. preemption: 0/2 nodes are available: 1 No preemption victims found for incoming "
+            "pod, 1 Preemption is not helpful for scheduling.");
+}
+
+TEST(PreemptionRun, ABadPriorityClassIsLocated) {
+  try {
+    testing::scenario_from_text(cluster_scenario(1, 4, R"({"jobs": [
+      {"name": "a", "duration": "1h", "priority_class": "hihg", "request": {"gpus": 1}}]})",
+                                                 R"("scheduler": {"priority_classes": {"high": {"value": 5}}}, )"));
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "<test>: /workload/jobs/0/priority_class: no priority class \"hihg\" in scheduler.priority_classes; "
+              "did you mean \"high\"? (it has \"high\")");
+  }
+}
+
+}  // namespace
+}  // namespace sharesim
