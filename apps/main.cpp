@@ -133,6 +133,18 @@ int command_generate(const ScenarioArgs& args, const std::string& output) {
   const Scenario scenario = load(args, catalog);
   const ScenarioRun run(scenario, catalog);  // its cluster checks that every job could run
   StandaloneWorkload workload(scenario, catalog, &run.cluster());
+  // Service and notebook generators add their origins only as their services arrive.
+  if (const auto generators = scenario.workload.find("generators"); generators != scenario.workload.end()) {
+    for (std::size_t i = 0; i < generators->size(); ++i) {
+      const std::string kind = (*generators)[i].at("kind").get<std::string>();
+      if (kind == "inference" || kind == "notebook") {
+        throw InputError(scenario.file, "/workload/generators/" + std::to_string(i) + "/kind",
+                         "a generator of kind \"" + kind +
+                             "\" makes services, which a native trace cannot hold (its rows are steady work); "
+                             "generate writes training and batch jobs only");
+      }
+    }
+  }
   for (const JobOrigin& origin : workload.origins()) {
     if (origin.behaviour) {
       throw InputError(scenario.file, "/workload/jobs",

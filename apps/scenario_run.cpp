@@ -53,6 +53,14 @@ ScenarioRun::ScenarioRun(const Scenario& scenario, const GpuCatalog& catalog) : 
   runtime_ = std::make_unique<ClusterRuntime>(sim_, *cluster_, *scheduler_, shapes_, origins_, std::move(sources));
   runtime_->set_seed(scenario_.seed);
   if (scenario_.faults.job_mtbf > 0) runtime_->set_faults(scenario_.faults.job_mtbf, scenario_.seed);
+  const MetricsWindowSpec& window = scenario_.metrics_window;
+  if (window.configured) {
+    // Bounds left to the active span are known only after the run; until then the integrals
+    // run open on that side (nothing is in use before the first arrival or after the last
+    // completion, so clipping there later changes nothing).
+    runtime_->set_measurement_window(window.start >= 0 ? window.start : 0, window.end >= 0 ? window.end : kTimeNever,
+                                     window.warmup_jobs);
+  }
   if (scenario_.output.event_log) {
     event_log_ = std::make_unique<std::ostringstream>();
     *event_log_ << "time_s,event,job,detail\n";
@@ -72,7 +80,8 @@ void ScenarioRun::run(const std::function<void(SimTime)>& progress) {
   runtime_->finish(end);
   end_ = end;
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  metrics_ = compute_run_metrics(*runtime_, end, sim_.events_processed(), wall_s, scenario_.cost, scenario_.slo);
+  metrics_ = compute_run_metrics(*runtime_, end, resolve_metrics_window(*runtime_, end, scenario_.metrics_window),
+                                 sim_.events_processed(), wall_s, scenario_.cost, scenario_.slo);
 }
 
 nlohmann::ordered_json ScenarioRun::summary() const {
@@ -81,6 +90,7 @@ nlohmann::ordered_json ScenarioRun::summary() const {
   summary["scenario"] = scenario_.document;
   summary["seed"] = scenario_.seed;
   summary["metrics"] = run_metrics_json(metrics_);
+  summary["metrics_window"] = metrics_window_json(metrics_.window);
   summary["warnings"] = run_warnings(*this, "the run");
   // The calibration numbers each GPU model of the cluster ran with, and where they came from.
   nlohmann::ordered_json calibration = nlohmann::ordered_json::object();

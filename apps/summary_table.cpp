@@ -37,6 +37,11 @@ std::string format_summary_table(const ScenarioRun& run, const std::string& outp
   std::string out;
   out += "scenario    " + s.name + "   seed " + std::to_string(s.seed) + "   until " +
          (s.until == kTimeNever ? std::string("all work done") : format_duration(s.until)) + "\n";
+  // The figures below cover the measurement window; say so when it is not the whole run.
+  if (m.window.start != 0 || time_to_seconds(m.window.end) != m.horizon_s || m.window.basis != "active span") {
+    out += "window      " + m.window.basis + " " + format_fixed(time_to_seconds(m.window.start), 1) + " s to " +
+           format_fixed(time_to_seconds(m.window.end), 1) + " s (the figures below cover it)\n";
+  }
   out += "jobs        submitted " + std::to_string(m.submitted) + "   completed " + std::to_string(m.completed) +
          "   running " + std::to_string(m.running_at_end) + "   pending at end " + std::to_string(m.pending_at_end) +
          " (never started " + std::to_string(m.never_started) + ")   failed " + std::to_string(m.failed) + "\n";

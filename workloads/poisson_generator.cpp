@@ -1,5 +1,7 @@
 #include "workloads/poisson_generator.h"
 
+#include "workloads/arrival_scaling.h"
+
 namespace sharesim {
 
 PoissonGenerator::PoissonGenerator(PoissonGeneratorConfig config, RandomStream arrivals, RandomStream durations)
@@ -9,7 +11,8 @@ bool PoissonGenerator::next(JobSpec& out) {
   if (config_.count && emitted_ >= *config_.count) return false;
   // Accumulate in double seconds and round once per job, so rounding never drifts.
   clock_s_ += arrivals_.exponential(1.0 / config_.rate_per_s);
-  const SimTime offset = seconds_to_time(clock_s_);
+  SimTime offset = seconds_to_time(clock_s_);
+  if (offset < kTimeNever) offset = scale_offset(offset, config_.time_scale);
   // Arrivals past the end of representable time (292 years) never come, like those past `until`.
   if (offset > kTimeNever - config_.start) return false;
   const SimTime arrival = config_.start + offset;

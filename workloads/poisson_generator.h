@@ -17,6 +17,7 @@ struct PoissonGeneratorConfig {
   std::optional<std::uint64_t> count;
   SimTime start = 0;
   SimTime until = kTimeNever;
+  double time_scale = 1;  // load scaling: offsets from start multiplied (arrival_scaling.h)
   DurationDistribution duration;
   JobSpec job_template;  // shape, pods, priority, origin
 };

@@ -1,5 +1,7 @@
 #include "workloads/stream_generator.h"
 
+#include "workloads/arrival_scaling.h"
+
 namespace sharesim {
 
 StreamGenerator::StreamGenerator(StreamGeneratorConfig config, RandomStream arrivals, RandomStream durations,
@@ -10,7 +12,8 @@ StreamGenerator::StreamGenerator(StreamGeneratorConfig config, RandomStream arri
 
 bool StreamGenerator::next(JobSpec& out) {
   if (config_.count && emitted_ >= *config_.count) return false;
-  const SimTime offset = seconds_to_time(config_.arrivals->next_s(arrivals_));
+  SimTime offset = seconds_to_time(config_.arrivals->next_s(arrivals_));
+  if (offset < kTimeNever) offset = scale_offset(offset, config_.time_scale);
   if (offset > kTimeNever - config_.start) return false;
   const SimTime arrival = config_.start + offset;
   if (arrival > config_.until) return false;

@@ -19,6 +19,7 @@ struct StreamGeneratorConfig {
   std::optional<std::uint64_t> count;
   SimTime start = 0;
   SimTime until = kTimeNever;
+  double time_scale = 1;  // load scaling: offsets from start multiplied (arrival_scaling.h)
   DurationDistribution duration;
   JobSpec job_template;  // origin, and shape/pods/priority without mix or samples
   std::unique_ptr<ArrivalProcess> arrivals;

@@ -1,13 +1,16 @@
 #include "workloads/workload_builder.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <set>
 
+#include "sim/scenario/error_text.h"
 #include "sim/scenario/input_error.h"
 #include "sim/scenario/json_reader.h"
 #include "sim/scenario/scenario_semantics.h"
+#include "workloads/arrival_scaling.h"
 #include "workloads/behaviour_classes.h"
 #include "workloads/diurnal_generator.h"
 #include "workloads/explicit_jobs.h"
@@ -19,6 +22,8 @@
 #include "workloads/pai_trace.h"
 #include "workloads/philly_trace.h"
 #include "workloads/poisson_generator.h"
+#include "workloads/scaled_trace_source.h"
+#include "workloads/service_generator.h"
 #include "workloads/stream_generator.h"
 #include "workloads/trace_import.h"
 
@@ -34,29 +39,33 @@ SimTime duration_field(const nlohmann::json& object, const char* key, SimTime fa
 std::unique_ptr<JobSource> make_trace(const nlohmann::json& spec, WorkloadContext& context,
                                       const std::string& pointer = "/workload/trace");
 
-std::unique_ptr<ArrivalProcess> make_arrivals(const nlohmann::json& arrival, SimTime start) {
+// An arrival process with its rates multiplied by load_factor (arrival_scaling.h): the mean
+// rate of a Poisson or diurnal process, every state's rate of an MMPP; periods, peaks and
+// stays are kept.
+std::unique_ptr<ArrivalProcess> make_arrivals(const nlohmann::json& arrival, SimTime start, double load_factor = 1) {
   const std::string process = arrival.at("process").get<std::string>();
   if (process == "diurnal") {
     return std::make_unique<DiurnalArrivals>(
-        arrival.at("rate_per_s").get<double>(), arrival.at("amplitude").get<double>(),
+        arrival.at("rate_per_s").get<double>() * load_factor, arrival.at("amplitude").get<double>(),
         time_to_seconds(duration_field(arrival, "period", kDay)), time_to_seconds(duration_field(arrival, "peak", 0)),
         time_to_seconds(start));
   }
   if (process == "mmpp") {
     std::vector<MmppState> states;
     for (const nlohmann::json& state : arrival.at("states")) {
-      states.push_back({state.at("rate_per_s").get<double>(), time_to_seconds(duration_field(state, "mean_stay", 0))});
+      states.push_back(
+          {state.at("rate_per_s").get<double>() * load_factor, time_to_seconds(duration_field(state, "mean_stay", 0))});
     }
     return std::make_unique<MmppArrivals>(std::move(states));
   }
-  return std::make_unique<PoissonArrivals>(arrival.at("rate_per_s").get<double>());
+  return std::make_unique<PoissonArrivals>(arrival.at("rate_per_s").get<double>() * load_factor);
 }
 
-// `restart` and `checkpoint_interval` of a job list entry or a generator: its origin's
+// `restart` and `checkpoint_interval` of a job list entry or a generator: its origins'
 // RestartSpec (docs/scenario.md "Checkpoints and restarts").
-void read_restart(const nlohmann::json& spec, const std::string& pointer, const std::string& kind, std::uint32_t origin,
-                  WorkloadContext& context) {
-  RestartSpec& restart = context.origins[origin].restart;
+RestartSpec read_restart(const nlohmann::json& spec, const std::string& pointer, const std::string& kind,
+                         const WorkloadContext& context) {
+  RestartSpec restart;
   if (const auto it = spec.find("checkpoint_interval"); it != spec.end()) {
     if (kind != "training") {
       throw InputError(context.scenario_file, pointer + "/checkpoint_interval",
@@ -89,6 +98,7 @@ void read_restart(const nlohmann::json& spec, const std::string& pointer, const 
                            (written ? "" : ", its default") + "), found backoff " + format_duration(restart.backoff));
     }
   }
+  return restart;
 }
 
 // The behaviour of a job list entry of kind inference or notebook, on its origin.
@@ -137,14 +147,113 @@ void read_behaviour(const nlohmann::json& entry, const std::string& pointer, con
   }
 }
 
+// Exactly one of two keys: a fixed value (`fixed`) or its law drawn per service (`drawn`).
+// Returns whether the drawn one is given; throws when both are, or neither while required.
+bool drawn_or_fixed(const nlohmann::json& object, const std::string& pointer, const char* fixed, const char* drawn,
+                    bool required, const std::string& kind, const WorkloadContext& context) {
+  const bool has_fixed = object.contains(fixed);
+  const bool has_drawn = object.contains(drawn);
+  const std::string each = kind == "notebook" ? "notebook" : "service";
+  if (has_fixed && has_drawn) {
+    throw InputError(context.scenario_file, pointer + "/" + drawn,
+                     std::string("give \"") + fixed + "\" (the same for every " + each + ") or \"" + drawn +
+                         "\" (drawn per " + each + "), not both");
+  }
+  if (required && !has_fixed && !has_drawn) {
+    throw InputError(
+        context.scenario_file, pointer,
+        std::string("missing required key \"") + fixed + "\" (or \"" + drawn + "\", drawn per " + each + ")");
+  }
+  return has_drawn;
+}
+
+std::optional<ParameterDistribution> parameter_law(const nlohmann::json& object, const std::string& pointer,
+                                                   const char* key, const WorkloadContext& context) {
+  if (!object.contains(key)) return std::nullopt;
+  return ParameterDistribution::from_json(object.at(key), context.scenario_file, pointer + "/" + key);
+}
+
+// A generator of kind inference or notebook (service_generator.h): the keys of the job list's
+// entries of that kind, some of them drawn per service.
+std::unique_ptr<JobSource> make_service_generator(const nlohmann::json& spec, const std::string& pointer,
+                                                  const std::string& name, const std::string& kind,
+                                                  const ArrivalScaling& scaling, WorkloadContext& context) {
+  ServiceGeneratorConfig config;
+  config.name = name;
+  config.kind = kind;
+  config.pointer = pointer;
+  if (spec.contains("count")) config.count = spec.at("count").get<std::uint64_t>();
+  config.start = duration_field(spec, "start", 0);
+  config.until = duration_field(spec, "until", kTimeNever);
+  config.time_scale = scaling.time_scale;
+  config.arrivals = make_arrivals(spec.at("arrival"), config.start, scaling.load_factor);
+  config.replicas = spec.value("replicas", 1u);
+  config.pods = spec.value("pods", 1u);
+  config.priority = spec.value("priority", 0);
+  config.shape = context.shape_from_request(spec.value("request", nlohmann::json::object()), pointer + "/request");
+  config.restart = read_restart(spec, pointer, kind, context);
+  config.mem_mib = parameter_law(spec, pointer, "mem_mib", context);
+  const PhaseDemand& active = context.shapes.shapes[config.shape].demand;
+  if (active.sm <= 0 && active.bw <= 0) {
+    throw InputError(context.scenario_file, pointer + "/request/demand",
+                     "a " + kind + "'s demand is its active phase's: expected sm > 0 or bw > 0, found both 0");
+  }
+  if (kind == "inference") {
+    const nlohmann::json& requests = spec.at("requests");
+    const std::string requests_pointer = pointer + "/requests";
+    if (drawn_or_fixed(requests, requests_pointer, "arrival", "rate_per_s", true, kind, context)) {
+      config.request_rate_per_s = parameter_law(requests, requests_pointer, "rate_per_s", context);
+    } else {
+      const nlohmann::json arrival = requests.at("arrival");
+      config.request_arrivals = [arrival](SimTime start) { return make_arrivals(arrival, start); };
+    }
+    config.request_work = DurationDistribution::from_json(requests.at("work"), context.base_dir, context.scenario_file,
+                                                          requests_pointer + "/work");
+    if (drawn_or_fixed(requests, requests_pointer, "slo", "slo_s", false, kind, context)) {
+      config.slo_s = parameter_law(requests, requests_pointer, "slo_s", context);
+    } else {
+      config.slo = duration_field(requests, "slo", 0);
+    }
+    if (drawn_or_fixed(spec, pointer, "lifetime", "lifetime_s", false, kind, context)) {
+      config.lifetime_s = parameter_law(spec, pointer, "lifetime_s", context);
+    } else {
+      config.lifetime = duration_field(spec, "lifetime", kTimeNever);
+      if (config.lifetime == kTimeNever && context.until == kTimeNever) {
+        throw InputError(context.scenario_file, pointer,
+                         "inference services without \"lifetime\" (or \"lifetime_s\") run until the scenario's "
+                         "\"until\", which is not set: give one of them");
+      }
+    }
+  } else {
+    config.active = DurationDistribution::from_json(spec.at("active"), context.base_dir, context.scenario_file,
+                                                    pointer + "/active");
+    config.idle =
+        DurationDistribution::from_json(spec.at("idle"), context.base_dir, context.scenario_file, pointer + "/idle");
+    if (drawn_or_fixed(spec, pointer, "session", "session_s", true, kind, context)) {
+      config.session_s = parameter_law(spec, pointer, "session_s", context);
+    } else {
+      config.session = duration_field(spec, "session", 0);
+      if (config.session <= 0) {
+        throw InputError(context.scenario_file, pointer + "/session",
+                         "expected a session > 0, found \"" + spec.at("session").get<std::string>() + "\"");
+      }
+    }
+  }
+  return std::make_unique<ServiceGenerator>(std::move(config), context);
+}
+
 std::unique_ptr<JobSource> make_generator(const nlohmann::json& spec, std::size_t index, WorkloadContext& context,
-                                          std::set<std::string>& names) {
+                                          std::set<std::string>& names, const ArrivalScaling& workload_scaling) {
   const std::string pointer = "/workload/generators/" + std::to_string(index);
   const std::string kind = spec.at("kind").get<std::string>();
   const std::string name = spec.value("name", "g" + std::to_string(index));
   if (!names.insert(name).second) {
     throw InputError(context.scenario_file, pointer + "/name",
                      "duplicate generator name \"" + name + "\" (names key the random streams; make them unique)");
+  }
+  const ArrivalScaling scaling = read_arrival_scaling(spec, pointer, workload_scaling, context.scenario_file);
+  if (kind == "inference" || kind == "notebook") {
+    return make_service_generator(spec, pointer, name, kind, scaling, context);
   }
   // What a job looks like comes from exactly one place: the generator's own request, a mix of
   // classes, or a trace to resample (which also gives the run times).
@@ -171,16 +280,17 @@ std::unique_ptr<JobSource> make_generator(const nlohmann::json& spec, std::size_
   const SimTime start = duration_field(spec, "start", 0);
   const SimTime until = duration_field(spec, "until", kTimeNever);
   const std::uint32_t origin = context.intern_origin(name, kind);
-  read_restart(spec, pointer, kind, origin, context);
+  context.origins[origin].restart = read_restart(spec, pointer, kind, context);
   RandomStream arrivals(context.seed, "generator/" + name + "/arrivals");
   RandomStream durations(context.seed, "generator/" + name + "/durations");
   const std::string process = spec.at("arrival").at("process").get<std::string>();
   if (process == "poisson" && !resample && !spec.contains("mix")) {
     PoissonGeneratorConfig config;
-    config.rate_per_s = spec.at("arrival").at("rate_per_s").get<double>();
+    config.rate_per_s = spec.at("arrival").at("rate_per_s").get<double>() * scaling.load_factor;
     config.count = count;
     config.start = start;
     config.until = until;
+    config.time_scale = scaling.time_scale;
     config.duration = DurationDistribution::from_json(spec.at("duration"), context.base_dir, context.scenario_file,
                                                       pointer + "/duration");
     const nlohmann::json request = spec.value("request", nlohmann::json::object());
@@ -197,7 +307,8 @@ std::unique_ptr<JobSource> make_generator(const nlohmann::json& spec, std::size_
   config.count = count;
   config.start = start;
   config.until = until;
-  config.arrivals = make_arrivals(spec.at("arrival"), start);
+  config.time_scale = scaling.time_scale;
+  config.arrivals = make_arrivals(spec.at("arrival"), start, scaling.load_factor);
   config.job_template.origin = origin;
   if (resample) {
     // Read with a context of its own, so the trace's origin does not join the run's table;
@@ -208,6 +319,14 @@ std::unique_ptr<JobSource> make_generator(const nlohmann::json& spec, std::size_
                                   context.scenario_file, context.base_dir, context.seed);
     trace_context.capacity_check = context.capacity_check;
     trace_context.report = context.report;
+    for (const char* key : {"time_scale", "load_factor"}) {
+      if (spec.at("resample").contains(key)) {
+        throw InputError(context.scenario_file, pointer + "/resample/" + key,
+                         std::string("\"") + key +
+                             "\" scales a trace's arrivals, which resampling does not use (the jobs arrive on the "
+                             "generator's arrival process): give it on the generator instead");
+      }
+    }
     const std::unique_ptr<JobSource> trace = make_trace(spec.at("resample"), trace_context, pointer + "/resample");
     config.samples = read_job_samples(*trace);
     if (config.samples.empty()) {
@@ -270,7 +389,7 @@ std::unique_ptr<JobSource> make_explicit_jobs(const nlohmann::json& jobs, Worklo
     job.preempts = priority.preempts;
     job.origin = context.intern_origin(entry.at("name").get<std::string>(), kind);
     job.shape = context.shape_from_request(entry.value("request", nlohmann::json::object()), pointer + "/request");
-    read_restart(entry, pointer, kind, job.origin, context);
+    context.origins[job.origin].restart = read_restart(entry, pointer, kind, context);
     read_behaviour(entry, pointer, kind, job.origin, job.shape, context);
     const std::uint32_t replicas = entry.value("replicas", 1u);
     for (std::uint32_t r = 0; r < replicas; ++r) {
@@ -285,6 +404,16 @@ std::string resolve(const std::string& file, const WorkloadContext& context) {
   std::filesystem::path path = file;
   if (path.is_relative()) path = std::filesystem::path(context.base_dir) / path;
   return path.string();
+}
+
+// The workload's trace, its arrivals moved by load scaling when asked (scaled_trace_source.h).
+std::unique_ptr<JobSource> make_scaled_trace(const nlohmann::json& spec, WorkloadContext& context,
+                                             const ArrivalScaling& workload_scaling) {
+  const std::string pointer = "/workload/trace";
+  const ArrivalScaling scaling = read_arrival_scaling(spec, pointer, workload_scaling, context.scenario_file);
+  std::unique_ptr<JobSource> trace = make_trace(spec, context, pointer);
+  if (scaling.trace_factor() == 1.0L) return trace;
+  return std::make_unique<ScaledTraceSource>(std::move(trace), scaling.trace_factor());
 }
 
 std::unique_ptr<JobSource> make_trace(const nlohmann::json& spec, WorkloadContext& context,
@@ -356,18 +485,48 @@ std::unique_ptr<JobSource> make_trace(const nlohmann::json& spec, WorkloadContex
   return std::make_unique<ImportedTraceSource>(std::move(reader), std::move(options), context);
 }
 
+// A service generator names its origins "<name>-<k>" as services arrive; an origin known now
+// (a generator, a job list entry) with such a name would later merge with one of them.
+void check_service_names(const nlohmann::json& workload, const WorkloadContext& context) {
+  const auto generators = workload.find("generators");
+  if (generators == workload.end()) return;
+  for (std::size_t i = 0; i < generators->size(); ++i) {
+    const nlohmann::json& spec = (*generators)[i];
+    const std::string kind = spec.at("kind").get<std::string>();
+    if (kind != "inference" && kind != "notebook") continue;
+    const std::string prefix = spec.value("name", "g" + std::to_string(i)) + "-";
+    for (const JobOrigin& origin : context.origins) {
+      const std::string_view name = origin.name;
+      if (origin.kind != kind || !name.starts_with(prefix) || name.size() == prefix.size()) continue;
+      const std::string_view rest = name.substr(prefix.size());
+      if (std::all_of(rest.begin(), rest.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        throw InputError(context.scenario_file, "/workload/generators/" + std::to_string(i) + "/name",
+                         "this generator names its services " + prefix + "0, " + prefix + "1, ..., and " +
+                             quote(origin.name) + " is already an origin of kind " + quote(kind) +
+                             "; rename one of them");
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<std::unique_ptr<JobSource>> build_job_sources(const nlohmann::json& workload, WorkloadContext& context) {
   std::vector<std::unique_ptr<JobSource>> sources;
   std::set<std::string> names;
+  const ArrivalScaling scaling = read_arrival_scaling(workload, "/workload", ArrivalScaling{}, context.scenario_file);
   if (const auto it = workload.find("generators"); it != workload.end()) {
-    for (std::size_t i = 0; i < it->size(); ++i) sources.push_back(make_generator((*it)[i], i, context, names));
+    for (std::size_t i = 0; i < it->size(); ++i) {
+      sources.push_back(make_generator((*it)[i], i, context, names, scaling));
+    }
   }
   if (const auto it = workload.find("jobs"); it != workload.end() && !it->empty()) {
     sources.push_back(make_explicit_jobs(*it, context));
   }
-  if (const auto it = workload.find("trace"); it != workload.end()) sources.push_back(make_trace(*it, context));
+  if (const auto it = workload.find("trace"); it != workload.end()) {
+    sources.push_back(make_scaled_trace(*it, context, scaling));
+  }
+  check_service_names(workload, context);
   return sources;
 }
 

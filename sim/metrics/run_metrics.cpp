@@ -14,9 +14,10 @@ nlohmann::json summary_json(const SampleSummary& s) {
 
 }  // namespace
 
-RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, std::uint64_t events, double wall_s,
-                               const CostSpec& cost, const SloSpec& slo) {
+RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, const MetricsWindow& window,
+                               std::uint64_t events, double wall_s, const CostSpec& cost, const SloSpec& slo) {
   RunMetrics m;
+  m.window = window;
   std::vector<double> waits, censored_waits, jcts, slowdowns;
   std::uint64_t met_slo = 0;
   waits.reserve(runtime.jobs().size());
@@ -34,7 +35,12 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, s
     m.origins[o].name = runtime.origins()[o].name;
     m.origins[o].kind = runtime.origins()[o].kind;
   }
-  for (const JobRecord& job : runtime.jobs()) {
+  // Completions inside the window, of any job: the throughput is a rate over the window.
+  std::uint64_t completed_in_window = 0;
+  for (std::size_t index = 0; index < runtime.jobs().size(); ++index) {
+    const JobRecord& job = runtime.jobs()[index];
+    if (job.state == JobState::Completed && window.start <= job.end && job.end <= window.end) ++completed_in_window;
+    if (!window.holds_job(index, job.spec.arrival)) continue;
     ++m.submitted;
     OriginMetrics& origin = m.origins[job.spec.origin];
     ++origin.submitted;
@@ -98,20 +104,23 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, s
     m.origins[o].jct_s = split_by_origin ? summarize(origin_jcts[o]) : m.jct_s;
   }
   m.horizon_s = time_to_seconds(horizon);
-  if (m.horizon_s > 0) m.throughput_jobs_per_hour = static_cast<double>(m.completed) / (m.horizon_s / 3600.0);
+  // Time figures: the runtime's integrals clipped to the window, over the window's span.
+  const double span_s = window.span_s();
+  if (span_s > 0) m.throughput_jobs_per_hour = static_cast<double>(completed_in_window) / (span_s / 3600.0);
   m.gpu_count = runtime.gpu_usage().size();
   SimTime busy = 0, allocated = 0;
   double sm_busy = 0, memory = 0;
   for (const GpuUsage& usage : runtime.gpu_usage()) {
-    busy += usage.busy_ns;
-    allocated += usage.allocated_ns;
-    sm_busy += usage.sm_busy_ns;
-    memory += usage.memory_mib_ns;
-    m.context_switches += usage.context_switches;
+    busy += usage.in_window.busy_ns;
+    allocated += usage.in_window.allocated_ns;
+    sm_busy += usage.in_window.sm_busy_ns;
+    memory += usage.in_window.memory_mib_ns;
+    m.context_switches += usage.in_window.context_switches;
     m.reconfigurations += usage.reconfigurations;
-    m.repartitioning_gpu_hours += time_to_seconds(usage.draining_ns + usage.reconfiguring_ns) / 3600.0;
+    m.repartitioning_gpu_hours +=
+        time_to_seconds(usage.in_window.draining_ns + usage.in_window.reconfiguring_ns) / 3600.0;
   }
-  const double capacity = static_cast<double>(m.gpu_count) * static_cast<double>(horizon);
+  const double capacity = static_cast<double>(m.gpu_count) * static_cast<double>(window.end - window.start);
   if (capacity > 0) {
     m.utilization_mean = static_cast<double>(busy) / capacity;
     m.allocated_fraction_mean = static_cast<double>(allocated) / capacity;
@@ -119,14 +128,14 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, s
     m.memory_used_mean_mib = memory / capacity;
   }
   m.gpu_hours_allocated = time_to_seconds(allocated) / 3600.0;
-  m.gpu_hours_provisioned = static_cast<double>(m.gpu_count) * m.horizon_s / 3600.0;
+  m.gpu_hours_provisioned = static_cast<double>(m.gpu_count) * span_s / 3600.0;
   constexpr double kHoursPerYear = 365.0 * 24.0;
   double gpu_cost_provisioned = 0;
   for (const Gpu& gpu : runtime.cluster().gpus()) {
-    m.license_cost += gpu.sharing->license_cost_per_gpu_year() * m.horizon_s / 3600.0 / kHoursPerYear;
+    m.license_cost += gpu.sharing->license_cost_per_gpu_year() * span_s / 3600.0 / kHoursPerYear;
     const double price = cost.price_of(gpu.model->id, gpu.model->gpu_hour_usd);
-    gpu_cost_provisioned += price * m.horizon_s / 3600.0;
-    m.cost_used += price * time_to_seconds(runtime.gpu_usage()[gpu.index].allocated_ns) / 3600.0;
+    gpu_cost_provisioned += price * span_s / 3600.0;
+    m.cost_used += price * time_to_seconds(runtime.gpu_usage()[gpu.index].in_window.allocated_ns) / 3600.0;
   }
   m.cost = gpu_cost_provisioned + m.license_cost;
   const Cluster& cluster = runtime.cluster();
@@ -139,12 +148,12 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, s
     for (std::uint32_t n = pool.first_node; n < pool.first_node + pool.node_count; ++n) {
       const Node& node = cluster.node(n);
       for (std::uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
-        pool_busy += runtime.gpu_usage()[g].busy_ns;
-        pool_allocated += runtime.gpu_usage()[g].allocated_ns;
+        pool_busy += runtime.gpu_usage()[g].in_window.busy_ns;
+        pool_allocated += runtime.gpu_usage()[g].in_window.allocated_ns;
         ++p.gpu_count;
       }
     }
-    const double pool_capacity = static_cast<double>(p.gpu_count) * static_cast<double>(horizon);
+    const double pool_capacity = static_cast<double>(p.gpu_count) * static_cast<double>(window.end - window.start);
     if (pool_capacity > 0) {
       p.utilization_mean = static_cast<double>(pool_busy) / pool_capacity;
       p.allocated_fraction_mean = static_cast<double>(pool_allocated) / pool_capacity;

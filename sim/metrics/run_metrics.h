@@ -1,11 +1,13 @@
 #pragma once
 // The metrics of one run, computed from the runtime's records after it finished
-// (docs/outputs.md lists every field and its definition).
+// (docs/outputs.md lists every field and its definition). Job figures cover the jobs that
+// arrive in the measurement window; time averages and GPU-hours cover the window's span.
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "sim/metrics/metrics_window.h"
 #include "sim/metrics/percentiles.h"
 #include "sim/runtime/cluster_runtime.h"
 #include "sim/scenario/scenario.h"
@@ -74,11 +76,11 @@ struct RunMetrics {
   std::uint64_t preemptions = 0;       // pods placed by evicting others
   double throughput_jobs_per_hour = 0;
   std::uint64_t gpu_count = 0;
-  double utilization_mean = 0;         // busy GPU-time / (GPUs x horizon)
-  double allocated_fraction_mean = 0;  // allocated GPU-time / (GPUs x horizon)
+  double utilization_mean = 0;         // busy GPU-time / (GPUs x window span)
+  double allocated_fraction_mean = 0;  // allocated GPU-time / (GPUs x window span)
   double gpu_hours_allocated = 0;
-  double gpu_hours_provisioned = 0;     // GPUs x horizon: what the cluster costs
-  double sm_utilization_mean = 0;       // SM-weighted: integral of sum(rate x sm) / (GPUs x horizon)
+  double gpu_hours_provisioned = 0;     // GPUs x window span: what the cluster costs
+  double sm_utilization_mean = 0;       // SM-weighted: integral of sum(rate x sm) / (GPUs x window span)
   double memory_used_mean_mib = 0;      // per GPU, time average
   double context_switches = 0;          // over all GPUs
   std::uint64_t reconfigurations = 0;   // GPUs laid out anew (dynamic repartitioning)
@@ -87,7 +89,8 @@ struct RunMetrics {
   double cost = 0;                      // gpu_hour x provisioned GPU-hours + vGPU licenses
   double cost_used = 0;                 // gpu_hour x allocated GPU-hours (what the jobs held)
   double license_cost = 0;
-  double horizon_s = 0;  // simulated span the integrals cover
+  double horizon_s = 0;  // the end of the run (until, or the last job event)
+  MetricsWindow window;  // the span the figures cover
   std::uint64_t events = 0;
   double wall_s = 0;                     // real time of the run; host-dependent, so in timing.json
   std::vector<OriginMetrics> origins;    // in the order origins first appear in the scenario
@@ -99,8 +102,8 @@ struct RunMetrics {
   SampleSummary notebook_cell_slowdown;
 };
 
-RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, std::uint64_t events, double wall_s,
-                               const CostSpec& cost = {}, const SloSpec& slo = {});
+RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, const MetricsWindow& window,
+                               std::uint64_t events, double wall_s, const CostSpec& cost = {}, const SloSpec& slo = {});
 
 // {"jobs": {...}, "gpus": {...}, "sim": {...}} as summary.json's "metrics".
 nlohmann::json run_metrics_json(const RunMetrics& metrics);

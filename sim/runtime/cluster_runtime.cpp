@@ -43,7 +43,11 @@ ClusterRuntime::ClusterRuntime(Simulator& sim, Cluster& cluster, Scheduler& sche
                           }
                           update_gpu_usage(gpu);
                         },
-                    .switched = [this](std::uint32_t gpu) { gpu_usage_[gpu].context_switches += 1; }}) {
+                    .switched =
+                        [this](std::uint32_t gpu) {
+                          gpu_usage_[gpu].context_switches += 1;
+                          if (window_.contains(sim_.now())) gpu_usage_[gpu].in_window.context_switches += 1;
+                        }}) {
   arrival_handler_.runtime = this;
   completion_handler_.runtime = this;
   sample_handler_.runtime = this;
@@ -54,6 +58,12 @@ ClusterRuntime::ClusterRuntime(Simulator& sim, Cluster& cluster, Scheduler& sche
   for (const Gpu& gpu : cluster.gpus()) repartitioning_ = repartitioning_ || gpu.sharing->can_repartition();
   preemption_ = scheduler.preemption_enabled();
   if (preemption_) jobs_on_node_.resize(cluster.nodes().size());
+}
+
+void ClusterRuntime::set_measurement_window(SimTime start, SimTime end, std::uint64_t warmup_jobs) {
+  warmup_jobs_ = warmup_jobs;
+  window_.start = warmup_jobs > 0 ? kTimeNever : start;
+  window_.end = end;
 }
 
 void ClusterRuntime::set_faults(SimTime mtbf, std::uint64_t seed) {
@@ -113,6 +123,8 @@ void ClusterRuntime::on_arrival(std::size_t source) {
   }
   ++counters_.submitted;
   last_job_event_ = sim_.now();
+  // Warm-up by job count: the window opens with job number warmup_jobs_ (from 0).
+  if (warmup_jobs_ > 0 && jobs_.size() == warmup_jobs_ + 1) window_.start = sim_.now();
   pull_next_arrival(source);
   schedule_next_arrival();
   if (event_log_ != nullptr) log("submit", job, "");
@@ -289,15 +301,23 @@ void ClusterRuntime::refresh_job(std::uint32_t job, const Resident* resident_on_
   }
 }
 
-void ClusterRuntime::update_gpu_usage(std::uint32_t gpu_index) {
-  const Gpu& gpu = cluster_.gpu(gpu_index);
-  GpuUsage& usage = gpu_usage_[gpu_index];
-  const SimTime now = sim_.now();
+void ClusterRuntime::accumulate_usage(GpuUsage& usage, SimTime now) const {
   const auto elapsed = static_cast<double>(now - usage.last_change);
   usage.context_switches += usage.switch_rate * elapsed;
   usage.sm_busy_ns += usage.sm_load * elapsed;
   usage.memory_mib_ns += static_cast<double>(usage.memory_mib) * elapsed;
+  const auto inside = static_cast<double>(window_.overlap(usage.last_change, now));
+  usage.in_window.context_switches += usage.switch_rate * inside;
+  usage.in_window.sm_busy_ns += usage.sm_load * inside;
+  usage.in_window.memory_mib_ns += static_cast<double>(usage.memory_mib) * inside;
   usage.last_change = now;
+}
+
+void ClusterRuntime::update_gpu_usage(std::uint32_t gpu_index) {
+  const Gpu& gpu = cluster_.gpu(gpu_index);
+  GpuUsage& usage = gpu_usage_[gpu_index];
+  const SimTime now = sim_.now();
+  accumulate_usage(usage, now);
   // Slice-level GPUs count their switches one by one (on_slice_end); fluid ones at the
   // policy's rate, also in a cluster where other pools run slice-level.
   usage.switch_rate = slice_level_.runs(gpu_index) ? 0.0 : gpu.sharing->context_switches_per_ns(gpu.residents);
@@ -322,6 +342,7 @@ void ClusterRuntime::update_gpu_usage(std::uint32_t gpu_index) {
     counters_.peak_allocated_gpus = std::max(counters_.peak_allocated_gpus, counters_.allocated_gpus);
   } else if (!allocated && usage.allocated_since >= 0) {
     usage.allocated_ns += now - usage.allocated_since;
+    usage.in_window.allocated_ns += window_.overlap(usage.allocated_since, now);
     usage.allocated_since = -1;
     --counters_.allocated_gpus;
   }
@@ -330,6 +351,7 @@ void ClusterRuntime::update_gpu_usage(std::uint32_t gpu_index) {
     ++counters_.busy_gpus;
   } else if (!busy && usage.busy_since >= 0) {
     usage.busy_ns += now - usage.busy_since;
+    usage.in_window.busy_ns += window_.overlap(usage.busy_since, now);
     usage.busy_since = -1;
     --counters_.busy_gpus;
   }
@@ -350,6 +372,21 @@ void ClusterRuntime::on_completion(std::uint32_t job) {
   schedule_pending();
 }
 
+void ClusterRuntime::record_requests(std::uint32_t origin, const BehaviourStep& step) {
+  if (request_stats_.size() <= origin) request_stats_.resize(origin + 1);
+  RequestStats& stats = request_stats_[origin];
+  const SimTime now = sim_.now();
+  if (window_.contains(now)) {
+    stats.arrived += step.arrivals;
+    stats.dropped += step.dropped;
+  }
+  // A finished request counts where it arrived: now - its latency.
+  if (step.latency >= 0 && window_.contains(now - step.latency)) {
+    stats.latency_ns.push_back(step.latency);
+    stats.slowdown.push_back(step.request_work > 0 ? static_cast<double>(step.latency) / step.request_work : 1.0);
+  }
+}
+
 void ClusterRuntime::on_behaviour_timer(std::uint32_t job) {
   JobRecord& rec = jobs_[job];
   BehaviourSlot& slot = behaviours_[static_cast<std::size_t>(rec.behaviour)];
@@ -362,16 +399,7 @@ void ClusterRuntime::on_behaviour_timer(std::uint32_t job) {
 void ClusterRuntime::apply_step(std::uint32_t job, const BehaviourStep& step) {
   JobRecord& rec = jobs_[job];
   const SimTime now = sim_.now();
-  if (step.arrivals > 0 || step.latency >= 0) {
-    if (request_stats_.size() <= rec.spec.origin) request_stats_.resize(rec.spec.origin + 1);
-    RequestStats& stats = request_stats_[rec.spec.origin];
-    stats.arrived += step.arrivals;
-    stats.dropped += step.dropped;
-    if (step.latency >= 0) {
-      stats.latency_ns.push_back(step.latency);
-      stats.slowdown.push_back(step.request_work > 0 ? static_cast<double>(step.latency) / step.request_work : 1.0);
-    }
-  }
+  if (step.arrivals > 0 || step.latency >= 0) record_requests(rec.spec.origin, step);
   if (step.done) {
     complete(job);
     return;
@@ -483,7 +511,7 @@ void ClusterRuntime::kill(std::uint32_t job, const std::string& reason, KillCaus
     sim_.cancel(slot.timer);
     slot.timer = EventId{};
     const std::uint64_t lost = slot.program->stop(sim_.now());
-    if (lost > 0) {
+    if (lost > 0 && window_.contains(sim_.now())) {
       if (request_stats_.size() <= rec.spec.origin) request_stats_.resize(rec.spec.origin + 1);
       request_stats_[rec.spec.origin].dropped += lost;
     }
@@ -615,6 +643,8 @@ void ClusterRuntime::on_repartitioned(std::uint32_t gpu_index) {
   ++usage.reconfigurations;
   usage.draining_ns += plan.reconfigure_start - plan.drain_start;
   usage.reconfiguring_ns += sim_.now() - plan.reconfigure_start;
+  usage.in_window.draining_ns += window_.overlap(plan.drain_start, plan.reconfigure_start);
+  usage.in_window.reconfiguring_ns += window_.overlap(plan.reconfigure_start, sim_.now());
   scheduler_.node_changed(gpu.node);
   log("repartitioned", plan.trigger,
       cluster_.node(gpu.node).name + " GPU " + std::to_string(gpu.local_index) + " now offers " +
@@ -646,14 +676,16 @@ void ClusterRuntime::on_sample() {
 void ClusterRuntime::finish(SimTime end) {
   for (std::size_t g = 0; g < gpu_usage_.size(); ++g) {
     GpuUsage& usage = gpu_usage_[g];
-    if (usage.allocated_since >= 0) usage.allocated_ns += end - usage.allocated_since;
-    if (usage.busy_since >= 0) usage.busy_ns += end - usage.busy_since;
+    if (usage.allocated_since >= 0) {
+      usage.allocated_ns += end - usage.allocated_since;
+      usage.in_window.allocated_ns += window_.overlap(usage.allocated_since, end);
+    }
+    if (usage.busy_since >= 0) {
+      usage.busy_ns += end - usage.busy_since;
+      usage.in_window.busy_ns += window_.overlap(usage.busy_since, end);
+    }
     usage.allocated_since = usage.busy_since = -1;
-    const auto elapsed = static_cast<double>(end - usage.last_change);
-    usage.context_switches += usage.switch_rate * elapsed;
-    usage.sm_busy_ns += usage.sm_load * elapsed;
-    usage.memory_mib_ns += static_cast<double>(usage.memory_mib) * elapsed;
-    usage.last_change = end;
+    accumulate_usage(usage, end);
   }
   for (JobRecord& rec : jobs_) {
     if (rec.state == JobState::Running) advance_progress(rec, end);

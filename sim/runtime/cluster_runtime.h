@@ -22,6 +22,7 @@
 #include "sim/core/simulator.h"
 #include "sim/runtime/job_behaviour.h"
 #include "sim/runtime/job_source.h"
+#include "sim/runtime/measurement_window.h"
 #include "sim/runtime/slice_level.h"
 #include "sim/sched/preemption.h"
 #include "sim/sched/scheduler.h"
@@ -57,6 +58,8 @@ struct JobRecord {
 };
 
 // Requests (or notebook cells) of one origin's behaviour jobs.
+// Counted over the measurement window only: requests that arrive (or are dropped) inside it,
+// latencies of requests that arrived inside it.
 struct RequestStats {
   std::vector<SimTime> latency_ns;  // arrival to completion, one per finished request
   std::vector<double> slowdown;     // latency / standalone work of the request, same order
@@ -84,6 +87,19 @@ struct GpuUsage {
   std::uint32_t reconfigurations = 0;
   SimTime draining_ns = 0;
   SimTime reconfiguring_ns = 0;
+  // The integrals above clipped to the measurement window (the summary's figures; gpus.csv
+  // keeps the whole run). With the default window, [0, never), they equal the whole-run ones
+  // bit for bit: the same products are added in the same order.
+  struct Windowed {
+    SimTime allocated_ns = 0;
+    SimTime busy_ns = 0;
+    double sm_busy_ns = 0;
+    double memory_mib_ns = 0;
+    double context_switches = 0;
+    SimTime draining_ns = 0;
+    SimTime reconfiguring_ns = 0;
+  };
+  Windowed in_window;
 };
 
 struct RuntimeCounters {
@@ -128,6 +144,12 @@ class ClusterRuntime {
   // Injects fatal faults: each job that starts draws an exponential running time to its fault
   // (mean `mtbf`) from the stream "faults" of `seed`. Call before start().
   void set_faults(SimTime mtbf, std::uint64_t seed);
+  // Clips the usage integrals and request statistics to [start, end] (call before start()).
+  // With warmup_jobs N > 0 the window opens only when job N (counting arrivals from 0)
+  // arrives: that arrival time is its start.
+  void set_measurement_window(SimTime start, SimTime end, std::uint64_t warmup_jobs);
+  // The window in force; with warm-up jobs still to come, start is kTimeNever.
+  const MeasurementWindow& measurement_window() const { return window_; }
   // Seeds the run's other random streams (slice-level phases of contexts with duty cycles).
   void set_seed(std::uint64_t seed) { slice_level_.set_seed(seed); }
 
@@ -256,6 +278,8 @@ class ClusterRuntime {
   // Brings remaining work up to `time` at the job's current rate.
   static void advance_progress(JobRecord& rec, SimTime time);
   void update_gpu_usage(std::uint32_t gpu);
+  // Adds the time since usage.last_change to the rate integrals (whole run and windowed).
+  void accumulate_usage(GpuUsage& usage, SimTime now) const;
   void log(const char* event, std::uint32_t job, const std::string& detail);
 
   Simulator& sim_;
@@ -289,6 +313,10 @@ class ClusterRuntime {
   // Standalone work saved by the last checkpoint, for restarted jobs that checkpoint.
   std::unordered_map<std::uint32_t, double> checkpointed_work_;
   std::vector<RequestStats> request_stats_;
+  MeasurementWindow window_;
+  std::uint64_t warmup_jobs_ = 0;
+  // Adds the requests of one behaviour step that fall inside the measurement window.
+  void record_requests(std::uint32_t origin, const BehaviourStep& step);
   SimTime fault_mtbf_ = 0;
   RandomStream fault_stream_{0};
   std::vector<TimeseriesSample> samples_;

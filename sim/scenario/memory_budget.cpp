@@ -49,21 +49,31 @@ MemoryEstimate estimate_memory(const Json& document) {
   // A cluster-only scenario (describe-nodes, sharesim import k8s) has no workload.
   static const Json kNoWorkload = Json::object();
   const Json& workload = document.contains("workload") ? document["workload"] : kNoWorkload;
+  // Load scaling multiplies arrival rates by load_factor / time_scale (docs/scenario.md "Load
+  // scaling"); factors of the workload and of a generator multiply.
+  const auto rate_factor = [](const Json& object) {
+    return object.value("load_factor", 1.0) / object.value("time_scale", 1.0);
+  };
   if (workload.contains("generators")) {
     const Json& generators = workload["generators"];
     for (std::size_t i = 0; i < generators.size(); ++i) {
       const Json& generator = generators[i];
       const std::string pointer = pointer_append("/workload/generators", i);
+      // Service and notebook generators make `replicas` jobs per service.
+      const double replicas = generator.value("replicas", 1.0);
       double jobs = 0;
       if (generator.contains("count")) {
-        jobs = generator["count"].get<double>();
+        jobs = generator["count"].get<double>() * replicas;
       } else {
         // Bounded by `until` only: the mean rate over the generator's span (MMPP: not known
         // without its stays, so not counted).
         const double end_s = seconds_at(generator, "until", until_s);
         const double span_s = end_s - seconds_at(generator, "start", 0);
         const Json& arrival = generator["arrival"];
-        if (arrival.contains("rate_per_s") && span_s > 0) jobs = arrival["rate_per_s"].get<double>() * span_s;
+        if (arrival.contains("rate_per_s") && span_s > 0) {
+          jobs =
+              arrival["rate_per_s"].get<double>() * rate_factor(workload) * rate_factor(generator) * span_s * replicas;
+        }
       }
       estimate.jobs += jobs;
       consider(jobs * per_job, pointer + (generator.contains("count") ? "/count" : "/until"));

@@ -100,6 +100,16 @@ struct SloSpec {
   double attainment = 0.99;
 };
 
+// `metrics_window`: which span the summary's figures cover (docs/scenario.md "metrics_window").
+// Bounds not given come from the active span: the first arrival to the last completion, or
+// to the end of the run while jobs are still pending or running.
+struct MetricsWindowSpec {
+  bool configured = false;        // the scenario has a metrics_window with at least one key
+  SimTime start = -1;             // -1 = not given
+  SimTime end = -1;               // -1 = not given
+  std::uint64_t warmup_jobs = 0;  // jobs (by arrival) left out before the window opens
+};
+
 struct Scenario {
   std::string file;                 // path the scenario was read from ("<string>" for in-memory text)
   std::string base_dir;             // directory of `file`; relative paths inside the scenario resolve here
@@ -118,6 +128,7 @@ struct Scenario {
   FaultSpec faults;
   CostSpec cost;
   SloSpec slo;
+  MetricsWindowSpec metrics_window;
   nlohmann::json compare;  // `compare` section (named sharing variants), read by apps/compare_run.h
 };
 

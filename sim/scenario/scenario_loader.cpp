@@ -140,6 +140,13 @@ Scenario typed_scenario(const Json& document) {
     scenario.slo.max_slowdown = document["slo"].value("max_slowdown", 0.0);
     scenario.slo.attainment = document["slo"].value("attainment", scenario.slo.attainment);
   }
+  if (document.contains("metrics_window")) {
+    const Json& window = document["metrics_window"];
+    scenario.metrics_window.configured = !window.empty();
+    scenario.metrics_window.start = duration_at(window, "start", -1);
+    scenario.metrics_window.end = duration_at(window, "end", -1);
+    scenario.metrics_window.warmup_jobs = window.value("warmup_jobs", std::uint64_t{0});
+  }
   if (document.contains("compare")) scenario.compare = nlohmann::json(document["compare"]);
   if (document.contains("output")) {
     const Json& output = document["output"];

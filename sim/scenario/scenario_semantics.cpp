@@ -45,6 +45,7 @@ class SemanticChecker {
     check_node_pools();
     check_scheduler();
     check_workload();
+    check_metrics_window();
     return std::move(issues_);
   }
 
@@ -95,6 +96,38 @@ class SemanticChecker {
         report(use.pointer + "/states",
                "expected at least one state with rate_per_s > 0, found every rate 0 (no job would ever arrive)");
       }
+    }
+  }
+
+  // The window must be a span of the run: start before end, both within `until`; its start
+  // is a time or a job count, not both.
+  void check_metrics_window() {
+    if (!document_.contains("metrics_window")) return;
+    const Json& window = document_["metrics_window"];
+    const auto time_of = [&](const Json& object, const char* key) -> std::optional<SimTime> {
+      return object.contains(key) ? parse_duration(object[key].get<std::string>()) : std::nullopt;
+    };
+    const std::optional<SimTime> start = time_of(window, "start");
+    const std::optional<SimTime> end = time_of(window, "end");
+    const std::optional<SimTime> until = time_of(document_, "until");
+    if (window.contains("start") && window.contains("warmup_jobs")) {
+      report("/metrics_window/warmup_jobs",
+             "give the window's start either as a time (\"start\") or as a number of jobs (\"warmup_jobs\"), not "
+             "both");
+    }
+    if (start && end && *end <= *start) {
+      report("/metrics_window/end", "expected an end later than the window's start (" +
+                                        window["start"].get<std::string>() + "), found " +
+                                        describe_value(window["end"]));
+    }
+    if (until && start && *start >= *until) {
+      report("/metrics_window/start", "expected a start before \"until\" (" + document_["until"].get<std::string>() +
+                                          ", where the run stops), found " + describe_value(window["start"]));
+    }
+    if (until && end && *end > *until) {
+      report("/metrics_window/end", "expected an end no later than \"until\" (" +
+                                        document_["until"].get<std::string>() + ", where the run stops), found " +
+                                        describe_value(window["end"]));
     }
   }
 

@@ -660,6 +660,85 @@ expect_bad_input "import k8s: an unknown scheduler plugin is located" "" \
   import k8s --nodes "$k8s/two-nodes.json" --scheduler-config "$k8s/bad-scheduler-config.yaml" -o bad.json
 check "import k8s: nothing written on a bad scheduler config" test ! -e bad.json
 
+# ---- measurement window, load scaling, service generators --------------------------------
+
+check "summary.json names the active span it covers" python3 -c '
+import json, sys
+w = json.load(open(sys.argv[1]))["metrics_window"]
+assert w["basis"] == "active span" and 0 < w["start_s"] < w["end_s"], w' "$tmp/small-1/summary.json"
+check "run with a configured metrics_window" \
+  succeeds run -q -o "$tmp/small-window" small.json --set 'metrics_window={"warmup_jobs": 10, "end": "2h"}'
+check "summary.json names the configured window" python3 -c '
+import json, sys
+w = json.load(open(sys.argv[1]))["metrics_window"]
+assert w["basis"] == "configured" and w["end_s"] == 7200 and w["warmup_jobs"] == 10, w' "$tmp/small-window/summary.json"
+check "the window leaves jobs.csv as it was" same_file "$tmp/small-1/jobs.csv" "$tmp/small-window/jobs.csv"
+check "run with workload.time_scale=2" succeeds run -q -o "$tmp/small-slow" small.json --set workload.time_scale=2
+check "time_scale 2 doubles every arrival time exactly" python3 -c '
+import csv, sys
+from decimal import Decimal
+base = [Decimal(r["submit_s"]) for r in csv.DictReader(open(sys.argv[1]))]
+slow = [Decimal(r["submit_s"]) for r in csv.DictReader(open(sys.argv[2]))]
+assert sorted(2 * b for b in base) == sorted(slow), (base[:3], slow[:3])' \
+  "$tmp/small-1/jobs.csv" "$tmp/small-slow/jobs.csv"
+expect_bad_input "load_factor 0" "$tmp/out-load0" "/workload/load_factor: expected a number > 0, found 0" \
+  run -q -o "$tmp/out-load0" small.json --set workload.load_factor=0
+expect_bad_input "time_scale not a number" "$tmp/out-ts" '/workload/generators/1/time_scale: expected a number > 0, found "fast"' \
+  run -q -o "$tmp/out-ts" small.json --set workload.generators.1.time_scale=fast
+expect_bad_input "load factors whose product overflows" "$tmp/out-lf" \
+  "/workload/generators/0/load_factor: expected a number that, times the workload's load_factor, stays a finite number > 0" \
+  run -q -o "$tmp/out-lf" small.json --set workload.load_factor=1e300 --set workload.generators.0.load_factor=1e300
+expect_bad_input "metrics_window end before start" "$tmp/out-window" \
+  "/metrics_window/end: expected an end later than the window's start (2h)" \
+  run -q -o "$tmp/out-window" small.json --set 'metrics_window={"start": "2h", "end": "1h"}'
+expect_bad_input "metrics_window start and warmup_jobs" "$tmp/out-window2" "/metrics_window/warmup_jobs: give the window's start" \
+  run -q -o "$tmp/out-window2" small.json --set 'metrics_window={"start": "1h", "warmup_jobs": 3}'
+expect_bad_input "metrics_window end after until" "" '/metrics_window/end: expected an end no later than "until" (1d' \
+  validate small.json --set until=1d --set metrics_window.end=2d
+expect_bad_input "metrics_window warmup_jobs negative" "" "/metrics_window/warmup_jobs: expected an integer >= 0, found -2" \
+  validate small.json --set metrics_window.warmup_jobs=-2
+
+cat >services.json <<'JSON'
+{
+  "name": "cli-services", "seed": 4, "until": "3h",
+  "cluster": { "node_pools": [
+    { "name": "a100", "nodes": 1, "gpu": "A100-80GB", "gpus_per_node": 4,
+      "cpu_milli": 64000, "memory_mib": 262144, "sharing": { "policy": "timeslice", "replicas": 4 } } ] },
+  "workload": { "generators": [
+    { "name": "svc", "kind": "inference", "count": 3,
+      "arrival": { "process": "poisson", "rate_per_s": 0.01 },
+      "request": { "gpus": 1, "demand": { "sm": 0.5, "bw": 0.3 } },
+      "mem_mib": { "dist": "uniform", "min": 4096, "max": 16384 },
+      "requests": { "rate_per_s": { "dist": "lognormal", "mean": 1, "cv": 0.5 },
+                    "work": { "dist": "exponential", "mean_s": 0.05 },
+                    "slo_s": { "dist": "choice", "values": [0.2, 0.5] } },
+      "lifetime": "2h" },
+    { "name": "nb", "kind": "notebook", "count": 2, "replicas": 2,
+      "arrival": { "process": "poisson", "rate_per_s": 0.005 },
+      "request": { "gpus": 1, "demand": { "sm": 0.6, "bw": 0.3, "mem_mib": 8192 } },
+      "active": { "dist": "exponential", "mean_s": 20 }, "idle": { "dist": "exponential", "mean_s": 120 },
+      "session": "1h" } ] }
+}
+JSON
+check "run a scenario with inference and notebook generators" succeeds run -q -o "$tmp/services-1" services.json
+check "one services.csv row per generated service and notebook" \
+  test "$(cut -d, -f1 "$tmp/services-1/services.csv" | grep -cE '^(svc-[0-2]|nb-[01])$')" = 5
+check "generated services: same seed, same outputs" succeeds run -q -o "$tmp/services-2" services.json
+check "generated services: diff -r finds only timing.json" \
+  same_directory_but_timing "$tmp/services-1" "$tmp/services-2"
+expect_bad_input "inference generator without a request stream" "$tmp/out-svc" \
+  '/workload/generators/0/requests: missing required key "arrival" (or "rate_per_s", drawn per service)' \
+  run -q -o "$tmp/out-svc" services.json --set 'workload.generators.0.requests={"work": {"dist": "constant", "mean_s": 1}}'
+expect_bad_input "inference generator with slo and slo_s" "" \
+  '/workload/generators/0/requests/slo_s: give "slo" (the same for every service) or "slo_s" (drawn per service), not both' \
+  validate services.json --set workload.generators.0.requests.slo=1s
+expect_bad_input "notebook generator with a training key" "" '/workload/generators/1/duration: unknown key "duration"' \
+  validate services.json --set 'workload.generators.1.duration={"dist": "constant", "mean_s": 1}'
+expect_bad_input "parameter law with a bad bound" "" "/workload/generators/0/mem_mib/min: expected a number > 0 and <= 1000000000000, found 0" \
+  validate services.json --set workload.generators.0.mem_mib.min=0
+expect_bad_input "generate refuses service generators" "" '/workload/generators/0/kind: a generator of kind "inference" makes services' \
+  generate -o "$tmp/services.csv" services.json
+
 # ---- help -------------------------------------------------------------------------------
 
 check "--help exits 0" succeeds --help

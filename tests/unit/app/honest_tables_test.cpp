@@ -43,10 +43,11 @@ TEST(HonestTables, NeverStartedJobsCountInTheCensoredWaits) {
 }
 
 TEST(HonestTables, CostOfGpuHoursUsedBesideProvisioned) {
-  // Two GPUs for 720 s; one job holds one of them for 360 s.
-  const auto run =
-      run_text(shared_scenario(1, 2, R"({"policy": "exclusive"})", jobs_workload({{"a", 0, 360, R"({"gpus": 1})"}}),
-                               R"("until": "720s", "cost": {"gpu_hour": 10}, )"));
+  // Two GPUs for 720 s (the window covers the whole run, not only the active span to 360 s);
+  // one job holds one of them for 360 s.
+  const auto run = run_text(shared_scenario(
+      1, 2, R"({"policy": "exclusive"})", jobs_workload({{"a", 0, 360, R"({"gpus": 1})"}}),
+      R"("until": "720s", "metrics_window": {"start": "0s", "end": "720s"}, "cost": {"gpu_hour": 10}, )"));
   const RunMetrics& m = run->metrics();
   EXPECT_NEAR(m.gpu_hours_provisioned, 0.4, 1e-12);  // 2 GPUs x 0.2 h
   EXPECT_NEAR(m.cost, 4.0, 1e-9);

@@ -248,10 +248,11 @@ TEST(Vgpu, FixedShareIgnoresWhetherOthersAreBusyBestEffortDoesNot) {
 }
 
 TEST(Vgpu, LicenseCostShowsInTheCostMetrics) {
-  const auto run =
-      run_text(shared_scenario(1, 2, R"({"policy": "vgpu", "profile": "A100-20C", "license_cost_per_gpu_year": 8760})",
-                               kOneJob, R"("until": "10h", "cost": {"gpu_hour": 2},)", "A100-40GB"));
-  // 2 GPUs x 10 h x 2 + licenses 2 GPUs x 8760 per year x 10 h / 8760 h.
+  const auto run = run_text(
+      shared_scenario(1, 2, R"({"policy": "vgpu", "profile": "A100-20C", "license_cost_per_gpu_year": 8760})", kOneJob,
+                      R"("until": "10h", "metrics_window": {"end": "10h"}, "cost": {"gpu_hour": 2},)", "A100-40GB"));
+  // 2 GPUs x 10 h x 2 + licenses 2 GPUs x 8760 per year x 10 h / 8760 h (the window is the
+  // whole 10 h, not only the active span of the one job).
   EXPECT_NEAR(run->metrics().license_cost, 20.0, 1e-9);
   EXPECT_NEAR(run->metrics().cost, 40.0 + 20.0, 1e-9);
 }

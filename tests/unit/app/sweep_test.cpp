@@ -199,6 +199,36 @@ TEST(Sweep, WholeResumedAndShardedSweepsGiveTheSameBytes) {
   EXPECT_EQ(merged.aggregate_json, expected.aggregate_json);
 }
 
+// Load scaling as a sweep axis (docs/scenario.md "Load scaling"): a grid over the workload's
+// load_factor runs each value, and denser arrivals of the same jobs keep the GPUs busier.
+TEST(Sweep, GridOverLoadFactor) {
+  TempDir dir;
+  dir.file("s.json", kScenario);
+  const std::string spec = dir.file("spec.json", R"({"scenario": "s.json", "seeds": "1-2",
+    "grid": {"workload.load_factor": [0.5, 1, 4]},
+    "metrics": ["metrics.gpus.utilization_mean", "metrics_window.end_s", "metrics.jobs.submitted"]})");
+  const ExpandedSweep sweep = expand_sweep(load_sweep_spec(spec), GpuCatalog::builtin());
+  ASSERT_EQ(sweep.plan.runs.size(), 6u);
+  EXPECT_EQ(sweep.scenarios[4].document["workload"]["load_factor"], 4);
+  std::vector<std::size_t> all(sweep.plan.runs.size());
+  for (std::size_t k = 0; k < all.size(); ++k) all[k] = k;
+  run_into(sweep, dir.path("out"), all, 2);
+  const SweepResults results = build_sweep_results(sweep.plan, {dir.path("out")});
+  const auto json = nlohmann::json::parse(results.aggregate_json);
+  ASSERT_EQ(json["groups"].size(), 3u);
+  std::vector<double> utilization, span_end;
+  for (const auto& group : json["groups"]) {
+    EXPECT_EQ(group["metrics"]["metrics.jobs.submitted"]["mean"], 40);  // the same 40 jobs
+    utilization.push_back(group["metrics"]["metrics.gpus.utilization_mean"]["mean"].get<double>());
+    span_end.push_back(group["metrics"]["metrics_window.end_s"]["mean"].get<double>());
+  }
+  EXPECT_EQ(json["groups"][2]["point"]["workload.load_factor"], 4);
+  EXPECT_LT(utilization[0], utilization[1]);
+  EXPECT_LT(utilization[1], utilization[2]);
+  EXPECT_GT(span_end[0], span_end[1]);
+  EXPECT_GT(span_end[1], span_end[2]);
+}
+
 TEST(Sweep, SummaryValuesFollowDottedPathsAndPointers) {
   const nlohmann::ordered_json summary =
       nlohmann::ordered_json::parse(R"({"metrics": {"jobs": {"by_origin": [{"wait_s": {"p95": 3.5}}], "x": null}}})");
