@@ -45,7 +45,7 @@ fuzz: deps
 	cmake --preset fuzz
 	cmake --build --preset fuzz -j $(JOBS) --target fuzz_scenario fuzz_calibration fuzz_openb_csv fuzz_trace_native \
 	  fuzz_trace_openb fuzz_trace_pai fuzz_trace_philly fuzz_trace_helios fuzz_trace_gavel \
-	  fuzz_sweep_spec fuzz_k8s_nodes fuzz_k8s_plugin fuzz_k8s_mig fuzz_k8s_workload
+	  fuzz_sweep_spec fuzz_k8s_nodes fuzz_k8s_plugin fuzz_k8s_mig fuzz_k8s_workload fuzz_k8s_scheduler
 	scripts/fuzz.sh build/fuzz $(FUZZ_SECONDS) $(FUZZ_JOBS)
 
 clean:

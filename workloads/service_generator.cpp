@@ -103,6 +103,7 @@ void ServiceGenerator::begin_service(SimTime arrival) {
   service_job_.shape = shape;
   service_job_.pods = config_.pods;
   service_job_.priority = config_.priority;
+  service_job_.preempts = config_.preempts;
   service_job_.origin = origin;
   replicas_left_ = config_.replicas;
   ++services_;

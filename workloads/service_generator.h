@@ -38,6 +38,7 @@ struct ServiceGeneratorConfig {
   std::uint32_t replicas = 1;
   std::uint32_t pods = 1;
   std::int32_t priority = 0;
+  bool preempts = true;  // its priority class's preemptionPolicy (false: Never)
   std::uint32_t shape = 0;  // of the request; a drawn mem_mib replaces its demand's memory
   RestartSpec restart;
   std::optional<ParameterDistribution> mem_mib;

@@ -189,7 +189,9 @@ std::unique_ptr<JobSource> make_service_generator(const nlohmann::json& spec, co
   config.arrivals = make_arrivals(spec.at("arrival"), config.start, scaling.load_factor);
   config.replicas = spec.value("replicas", 1u);
   config.pods = spec.value("pods", 1u);
-  config.priority = spec.value("priority", 0);
+  const PriorityClassSpec priority = context.priority_of(spec);
+  config.priority = priority.value;
+  config.preempts = priority.preempts;
   config.shape = context.shape_from_request(spec.value("request", nlohmann::json::object()), pointer + "/request");
   config.restart = read_restart(spec, pointer, kind, context);
   config.mem_mib = parameter_law(spec, pointer, "mem_mib", context);

@@ -1,5 +1,5 @@
 // Fuzz harness: `sharesim import k8s` with the input in one role (FUZZ_K8S_ROLE: nodes,
-// plugin, mig, workload) and the other roles filled from tests/data/k8s, so the importer's
+// plugin, mig, workload, scheduler) and the other roles filled from tests/data/k8s, so the importer's
 // later stages (pools, sharing, pods, the scenario loader) see the mutated document too.
 // Built once per role.
 #include <string>
@@ -25,6 +25,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     inputs.nodes = k8s + "mig-node.yaml";
     inputs.device_plugin_config = k8s + "mig-plugin-config.yaml";
     inputs.mig_config = input;
+  } else if (role == "scheduler") {
+    inputs.nodes = k8s + "two-nodes.json";
+    inputs.scheduler_config = input;
+    inputs.workloads = {k8s + "preemption-pods.yaml"};
   } else {
     inputs.nodes = k8s + "two-nodes.json";
     inputs.workloads = {input};
