@@ -239,6 +239,32 @@ std::string CompareRun::table(const std::string& output_dir) const {
       cells.push_back(ran_ ? table_cell(figure, figure.value(r.run->metrics())) : "-");
     }
     row(figure.label, cells);
+    // The request rows above pool every service's requests, so the many fast requests of one
+    // service hide the tail of another: with two or more, each service's own p99 and SLO share.
+    if (ran_ && std::string_view(figure.key) == "request_slo_attainment") {
+      const std::vector<ServiceMetrics>& services = results_.front().run->metrics().services;
+      std::size_t inference = 0;
+      for (const ServiceMetrics& s : services)
+        if (s.kind == "inference") ++inference;
+      for (std::size_t i = 0; inference >= 2 && i < services.size(); ++i) {
+        if (services[i].kind != "inference") continue;
+        for (const bool p99 : {true, false}) {
+          if (!p99 && services[i].slo_s <= 0) continue;
+          cells.clear();
+          for (const CompareResult& r : results_) {
+            const std::vector<ServiceMetrics>& mine = r.run->metrics().services;
+            if (i >= mine.size()) {
+              cells.push_back("-");
+            } else if (p99) {
+              cells.push_back(mine[i].latency_s.count > 0 ? format_fixed(mine[i].latency_s.p99, 3) : "-");
+            } else {
+              cells.push_back(mine[i].slo_attainment >= 0 ? format_fixed(mine[i].slo_attainment, 3) : "-");
+            }
+          }
+          row("  " + services[i].name + (p99 ? " p99 (s)" : " SLO attainment"), cells);
+        }
+      }
+    }
   }
   out += "\nsharing (every GPU pool)\n";
   std::size_t name_width = 0;

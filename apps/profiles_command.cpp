@@ -79,11 +79,21 @@ int run_list() {
     text.resize(std::max(text.size(), n), ' ');
     return text;
   };
-  std::cout << pad("PROFILE", width) << "  SM      BW      DATA   N    RMS-ERR\n";
+  // Fitted profiles show their fit; published ones (inference) their batch-1 request time and
+  // memory, and the GPU the figures were measured on.
+  std::cout << pad("PROFILE", width) << "  SM      BW      DATA       N    RMS-ERR  REQUEST-S  MEM-MIB  GPU\n";
   for (const WorkloadProfile& p : library.profiles()) {
     std::cout << pad(p.name, width) << "  " << pad(format_fixed(p.sm, 4), 6) << "  " << pad(format_fixed(p.bw, 4), 6)
-              << "  " << pad(p.fit.data, 5) << "  " << pad(std::to_string(p.fit.measurements), 3) << "  "
-              << format_fixed(p.fit.rms_rel_error, 4) << "\n";
+              << "  ";
+    if (p.published()) {
+      std::cout << pad("published", 9) << "  " << pad("-", 3) << "  " << pad("-", 7) << "  "
+                << pad(format_number(p.serving->request_s), 9) << "  "
+                << pad(p.mem_mib ? std::to_string(*p.mem_mib) : "-", 7) << "  " << p.serving->gpu << "\n";
+    } else {
+      std::cout << pad(p.fit.data, 9) << "  " << pad(std::to_string(p.fit.measurements), 3) << "  "
+                << pad(format_fixed(p.fit.rms_rel_error, 4), 7) << "  " << pad("-", 9) << "  "
+                << pad(p.mem_mib ? std::to_string(*p.mem_mib) : "-", 7) << "  -\n";
+    }
   }
   return 0;
 }

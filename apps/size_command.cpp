@@ -24,6 +24,7 @@ struct SizeCommand {
   std::string policies;
   std::vector<std::string> sets;
   std::string output;
+  std::int64_t max_nodes = 4096;
   bool quiet = false;
 };
 
@@ -42,6 +43,9 @@ std::shared_ptr<SizeCommand> add_size_command(CLI::App& app) {
                          "Answer per sharing policy or variant (built-in names or the scenario's compare.variants)");
   c->command->add_option("--set", c->sets, "Override a field: path=value")->allow_extra_args(false);
   c->command->add_option("-o,--output", c->output, "Output folder (size.json, runs/)")->required();
+  c->command->add_option("--max-nodes", c->max_nodes,
+                         "The largest node count tried (default 4096); a policy no size up to it satisfies "
+                         "is reported as such");
   c->command->add_flag("-q,--quiet", c->quiet, "Print nothing on success");
   return c;
 }
@@ -58,6 +62,7 @@ int run_size_command(const SizeCommand& c) {
   if (!c.policies.empty()) request.variants = parse_policy_list(c.policies);
   request.threads = parse_thread_count(c.jobs);
   request.output_dir = c.output;
+  request.max_nodes = c.max_nodes;
   const bool show = !c.quiet && isatty(STDERR_FILENO) != 0;
   bool drawn = false;
   const std::vector<SizeAnswer> answers = size_pool(request, GpuCatalog::builtin(), [&](const PoolProgress& p) {

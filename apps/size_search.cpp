@@ -54,12 +54,8 @@ class SizeEvaluator {
         if (value) values.push_back(*value);
       }
       const MetricStats stats = metric_stats(values);
-      if (stats.n == 0) {
-        throw InputError("--target", "",
-                         quote(target.text) + ": the metric has no value in any seed at " + std::to_string(nodes) +
-                             " nodes (e.g. no job completed); choose a metric every run measures");
-      }
-      evaluation.meets = evaluation.meets && target.met_by(stats.mean);
+      // No value in any seed (no request finished, no job completed): not met at this size.
+      evaluation.meets = evaluation.meets && stats.n > 0 && target.met_by(stats.mean);
       evaluation.stats.push_back(stats);
     }
     return cache_.emplace(nodes, std::move(evaluation)).first->second;
@@ -77,8 +73,9 @@ class SizeEvaluator {
 Json answer_json(const SizeAnswer& answer, const std::vector<SizeTarget>& targets) {
   Json json;
   if (!answer.variant.empty()) json["variant"] = answer.variant;
-  json["nodes"] = answer.nodes;
-  json["gpus"] = answer.gpus;
+  json["met"] = answer.met;
+  json["nodes"] = answer.met ? Json(answer.nodes) : Json(nullptr);
+  json["gpus"] = answer.met ? Json(answer.gpus) : Json(nullptr);
   json["at_size"] = answer.at_size.to_json(targets);
   json["one_fewer"] = answer.one_fewer ? answer.one_fewer->to_json(targets) : Json(nullptr);
   json["ci_straddles"] = answer.straddles;
@@ -87,6 +84,7 @@ Json answer_json(const SizeAnswer& answer, const std::vector<SizeTarget>& target
 }
 
 std::string stats_text(const MetricStats& stats) {
+  if (stats.n == 0) return "no value";
   std::string text = format_fixed(stats.mean, 3);
   if (stats.ci95) text += " +- " + format_fixed(*stats.ci95, 3);
   return text;
@@ -126,7 +124,7 @@ Json SizeEvaluation::to_json(const std::vector<SizeTarget>& targets) const {
   for (std::size_t t = 0; t < targets.size(); ++t) {
     const MetricStats& s = stats[t];
     metrics[targets[t].metric] = Json{{"n", s.n},
-                                      {"mean", s.mean},
+                                      {"mean", s.n > 0 ? Json(s.mean) : Json(nullptr)},
                                       {"sd", s.sd ? Json(*s.sd) : Json(nullptr)},
                                       {"ci95", s.ci95 ? Json(*s.ci95) : Json(nullptr)}};
   }
@@ -155,6 +153,9 @@ std::vector<SizeAnswer> size_pool(const SizeRequest& request, const GpuCatalog& 
   // Every variant name first, so that a typo is reported before anything runs.
   for (const std::string& name : request.variants) (void)sharing_variant(base, name);
   const std::int64_t gpus_per_node = base.node_pools[pool_index].gpus_per_node;
+  if (request.max_nodes < 1) {
+    throw InputError("--max-nodes", "", "expected a node count >= 1, found " + std::to_string(request.max_nodes));
+  }
 
   std::vector<SizeAnswer> answers;
   const std::vector<std::string> variants = request.variants.empty() ? std::vector<std::string>{""} : request.variants;
@@ -162,6 +163,7 @@ std::vector<SizeAnswer> size_pool(const SizeRequest& request, const GpuCatalog& 
     SizeEvaluator evaluator(request, catalog, pool_index, variant, progress);
     SizeAnswer answer;
     answer.variant = variant;
+    answer.gpus_per_node = gpus_per_node;
     // Gallop: 1, 2, 4, ... until a size meets every target; `failing` is the last that did not.
     std::int64_t failing = 0;
     std::int64_t meeting = 1;
@@ -169,12 +171,15 @@ std::vector<SizeAnswer> size_pool(const SizeRequest& request, const GpuCatalog& 
       answer.tried.push_back(meeting);
       if (evaluator.evaluate(meeting).meets) break;
       failing = meeting;
-      if (meeting >= request.max_nodes) {
-        throw InputError("--target", "",
-                         "no size of pool " + quote(request.pool) + " up to " + std::to_string(request.max_nodes) +
-                             " nodes meets every target" + (variant.empty() ? "" : " under " + quote(variant)));
-      }
+      if (meeting >= request.max_nodes) break;
       meeting = std::min(meeting * 2, request.max_nodes);
+    }
+    if (failing == meeting) {
+      // Not even max_nodes meets every target: no answer for this variant.
+      answer.met = false;
+      answer.at_size = evaluator.evaluate(meeting);
+      answers.push_back(std::move(answer));
+      continue;
     }
     // Bisect between them.
     while (meeting - failing > 1) {
@@ -194,7 +199,8 @@ std::vector<SizeAnswer> size_pool(const SizeRequest& request, const GpuCatalog& 
       for (const SizeEvaluation* e : {&answer.at_size, answer.one_fewer ? &*answer.one_fewer : nullptr}) {
         if (e == nullptr || !e->stats[t].ci95) continue;
         const MetricStats& s = e->stats[t];
-        if (std::fabs(s.mean - request.targets[t].bound) <= *s.ci95) {
+        // Every seed giving the same value (ci95 0) leaves nothing to straddle, even at the bound.
+        if (*s.ci95 > 0 && std::fabs(s.mean - request.targets[t].bound) <= *s.ci95) {
           answer.straddles.push_back(request.targets[t].text + " at " + std::to_string(e->nodes) + " nodes");
         }
       }
@@ -226,8 +232,18 @@ nlohmann::ordered_json size_json(const SizeRequest& request, const std::vector<S
 std::string size_text(const SizeRequest& request, const std::vector<SizeAnswer>& answers) {
   std::string out;
   for (const SizeAnswer& a : answers) {
-    std::string line = "pool " + request.pool + (a.variant.empty() ? "" : " under " + a.variant) + ": " +
-                       count_of(a.nodes, "node", "nodes") + " (" + count_of(a.gpus, "GPU", "GPUs") + ") meet";
+    const std::string pool = "pool " + request.pool + (a.variant.empty() ? "" : " under " + a.variant) + ": ";
+    if (!a.met) {
+      std::string line = pool + "no size up to " + count_of(a.at_size.nodes, "node", "nodes") +
+                         " meets every target (at " + std::to_string(a.at_size.nodes) + ":";
+      for (std::size_t t = 0; t < request.targets.size(); ++t) {
+        line += (t == 0 ? " " : ", ") + request.targets[t].text + " mean " + stats_text(a.at_size.stats[t]) +
+                (a.at_size.stats[t].n > 0 && request.targets[t].met_by(a.at_size.stats[t].mean) ? "" : " (missed)");
+      }
+      out += line + "); --max-nodes raises the limit\n";
+      continue;
+    }
+    std::string line = pool + count_of(a.nodes, "node", "nodes") + " (" + count_of(a.gpus, "GPU", "GPUs") + ") meet";
     for (std::size_t t = 0; t < request.targets.size(); ++t) {
       line += (t == 0 ? " " : ", ") + request.targets[t].text + " (mean " + stats_text(a.at_size.stats[t]) + ")";
     }
@@ -246,7 +262,9 @@ std::string size_text(const SizeRequest& request, const std::vector<SizeAnswer>&
   if (answers.size() > 1) {
     std::string table = "GPUs needed:";
     for (std::size_t i = 0; i < answers.size(); ++i) {
-      table += (i == 0 ? " " : ", ") + answers[i].variant + " " + std::to_string(answers[i].gpus);
+      const SizeAnswer& a = answers[i];
+      table += (i == 0 ? " " : ", ") + a.variant + " " +
+               (a.met ? std::to_string(a.gpus) : "none up to " + std::to_string(a.at_size.nodes * a.gpus_per_node));
     }
     out += table + "\n";
   }

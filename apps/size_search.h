@@ -38,7 +38,7 @@ struct SizeRequest {
   std::vector<std::string> variants;  // sharing variants (built-in names or compare.variants); empty: as written
   unsigned threads = 1;
   std::string output_dir;
-  std::int64_t max_nodes = 4096;
+  std::int64_t max_nodes = 4096;  // --max-nodes: the largest size tried
 };
 
 // A size tried: each target's statistics over the seeds and whether its mean meets it.
@@ -51,16 +51,22 @@ struct SizeEvaluation {
 
 struct SizeAnswer {
   std::string variant;  // "" without variants
+  // False when no size up to max_nodes meets every target: nodes and gpus are then 0 and
+  // at_size is the evaluation at max_nodes (the largest tried).
+  bool met = true;
   std::int64_t nodes = 0;
   std::int64_t gpus = 0;  // nodes x the pool's GPUs per node
+  std::int64_t gpus_per_node = 0;
   SizeEvaluation at_size;
   std::optional<SizeEvaluation> one_fewer;  // absent at 1 node
   std::vector<std::string> straddles;       // targets whose 95% CI holds the bound at the answer or one fewer
   std::vector<std::int64_t> tried;          // node counts in the order tried
 };
 
-// Runs the search for each variant (or once). Throws InputError for bad input and when no
-// size up to max_nodes meets the targets.
+// Runs the search for each variant (or once). Throws InputError for bad input. A variant that
+// no size up to max_nodes satisfies gets an answer with met = false (the others are still
+// searched). A target whose metric has no value in any seed at a size (no request finished,
+// no job completed) is not met there.
 std::vector<SizeAnswer> size_pool(const SizeRequest& request, const GpuCatalog& catalog,
                                   const std::function<void(const PoolProgress&)>& progress = {});
 
@@ -70,7 +76,7 @@ nlohmann::ordered_json size_json(const SizeRequest& request, const std::vector<S
 
 // The one-line answer ("pool inference: 11 nodes (11 GPUs) meet metrics.jobs.wait_s.mean<=12
 // (mean 8.4 +- 1.2); 10 nodes do not (21.0 +- 3.3)") and, with variants, the table line
-// ("GPUs needed: exclusive 24, mig 16, mps 12").
+// ("GPUs needed: exclusive 24, mig 16, mps 12"; "none up to 128" for a variant no size met).
 std::string size_text(const SizeRequest& request, const std::vector<SizeAnswer>& answers);
 
 }  // namespace sharesim

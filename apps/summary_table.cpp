@@ -20,12 +20,13 @@ std::string stats_row(const char* label, const SampleSummary& s, const std::stri
 std::string service_row(const ServiceMetrics& s) {
   char line[256];
   const bool any = s.latency_s.count > 0;
-  std::snprintf(
-      line, sizeof line, "  %-20s  %-9s %9llu %9llu %8llu %10s %10s %7s %8s\n", s.name.c_str(), s.kind.c_str(),
-      static_cast<unsigned long long>(s.arrived), static_cast<unsigned long long>(s.latency_s.count),
-      static_cast<unsigned long long>(s.dropped), any ? format_fixed(s.latency_s.p50, 3).c_str() : "-",
-      any ? format_fixed(s.latency_s.p99, 3).c_str() : "-", s.slo_s > 0 ? format_fixed(s.slo_s, 3).c_str() : "-",
-      s.slo_attainment >= 0 ? format_fixed(s.slo_attainment, 3).c_str() : "-");
+  std::snprintf(line, sizeof line, "  %-20s  %-9s %9llu %9llu %8llu %10s %10s %7s %8s\n", s.name.c_str(),
+                s.kind.c_str(), static_cast<unsigned long long>(s.arrived),
+                static_cast<unsigned long long>(s.latency_s.count), static_cast<unsigned long long>(s.dropped),
+                any ? format_fixed(s.latency_s.p50, 3).c_str() : "-",
+                any ? format_fixed(s.latency_s.p99, 3).c_str() : "-",
+                s.slo_s > 0 ? format_fixed_or_exact(s.slo_s, 3).c_str() : "-",
+                s.slo_attainment >= 0 ? format_fixed(s.slo_attainment, 3).c_str() : "-");
   return line;
 }
 

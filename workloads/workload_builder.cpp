@@ -22,6 +22,7 @@
 #include "workloads/pai_trace.h"
 #include "workloads/philly_trace.h"
 #include "workloads/poisson_generator.h"
+#include "workloads/profiles/workload_profile.h"
 #include "workloads/scaled_trace_source.h"
 #include "workloads/service_generator.h"
 #include "workloads/stream_generator.h"
@@ -110,8 +111,24 @@ void read_behaviour(const nlohmann::json& entry, const std::string& pointer, con
     ServiceConfig config;
     config.origin = context.origins[origin].name;
     config.seed = context.seed;
-    config.work = DurationDistribution::from_json(requests.at("work"), context.base_dir, context.scenario_file,
-                                                  pointer + "/requests/work");
+    if (requests.contains("work")) {
+      config.work = DurationDistribution::from_json(requests.at("work"), context.base_dir, context.scenario_file,
+                                                    pointer + "/requests/work");
+    } else {
+      // Without "work", the request's published profile gives it: the measured time of one
+      // request at batch 1, every request the same (docs/profiles.md "Inference profiles").
+      const WorkloadProfile* profile = builtin_profile(active.profile);
+      if (profile == nullptr || !profile->published()) {
+        throw InputError(context.scenario_file, pointer + "/requests",
+                         std::string("expected \"work\" (the standalone GPU work of one request), found none; it may "
+                                     "be left out only when request.profile names a profile with published serving "
+                                     "measurements (sharesim profiles list), ") +
+                             (profile == nullptr ? "and this request names no profile"
+                                                 : "and " + quote(profile->name) + " has none"));
+      }
+      config.work = DurationDistribution::from_json({{"dist", "constant"}, {"mean_s", profile->serving->request_s}},
+                                                    context.base_dir, context.scenario_file, pointer + "/requests");
+    }
     config.lifetime = duration_field(entry, "lifetime", kTimeNever);
     if (config.lifetime == kTimeNever && context.until == kTimeNever) {
       throw InputError(context.scenario_file, pointer,

@@ -1,5 +1,6 @@
 #include "apps/report/html_report.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "apps/report/report_input.h"
@@ -35,6 +36,23 @@ std::vector<PlotSpec> plots_of(ReportInput& input) {
   gpus.steps = utilization.steps = memory.steps = true;
   PlotSpec kills = plot("kills", "Kills by cause", "", "pods killed");
   kills.bar_titles = {"OOM", "fault", "admission error"};
+  // Several runs of several services would put runs x services curves on one latency plot, too
+  // many to read: then one plot per service, one curve per run, that service's SLO dashed.
+  std::vector<std::string> services;
+  for (const ReportRun& run : input.runs) {
+    for (const LatencyCurve& curve : run.latency) {
+      if (curve.kind != "notebook" && std::find(services.begin(), services.end(), curve.origin) == services.end())
+        services.push_back(curve.origin);
+    }
+  }
+  const bool per_service = input.runs.size() > 1 && services.size() > 1;
+  std::vector<PlotSpec> service_latency;
+  for (const std::string& service : services) {
+    service_latency.push_back(plot("", "", "latency (s)", "share of requests"));
+    service_latency.back().name = "latency-cdf-" + service;  // a job name: [a-z0-9-]
+    service_latency.back().title = "Request latency: " + service + " (dashed: SLO)";
+    service_latency.back().log_x = true;
+  }
   bool any_positive_jct = true;
   for (ReportRun& run : input.runs) {
     jct.series.push_back({run.label, cdf_points(run.jct_s)});
@@ -50,12 +68,16 @@ std::vector<PlotSpec> plots_of(ReportInput& input) {
         // alone would stretch the axis over decades nobody reads.
         if (point.first > 0 && point.second >= 0.01) points.push_back(point);
       }
-      latency.series.push_back({title, points});
+      PlotSpec& target = per_service
+                             ? service_latency[static_cast<std::size_t>(
+                                   std::find(services.begin(), services.end(), curve.origin) - services.begin())]
+                             : latency;
+      target.series.push_back({per_service ? run.label : title, points});
       if (curve.slo_s > 0) {
-        const std::string label = "SLO " + format_fixed(curve.slo_s, 3) + " s";
+        const std::string label = "SLO " + format_fixed_or_exact(curve.slo_s, 3) + " s";
         bool known = false;
-        for (const auto& line : latency.vertical_lines) known = known || line.first == curve.slo_s;
-        if (!known) latency.vertical_lines.emplace_back(curve.slo_s, label);
+        for (const auto& line : target.vertical_lines) known = known || line.first == curve.slo_s;
+        if (!known) target.vertical_lines.emplace_back(curve.slo_s, label);
       }
     }
     PlotSeries held{run.label, {}}, busy{run.label, {}}, held_memory{run.label, {}};
@@ -73,7 +95,14 @@ std::vector<PlotSpec> plots_of(ReportInput& input) {
                           static_cast<double>(run.killed_admission)});
   }
   jct.log_x = any_positive_jct;
-  return {jct, slowdown, wait, latency, gpus, utilization, memory, kills};
+  std::vector<PlotSpec> out{jct, slowdown, wait};
+  if (per_service) {
+    out.insert(out.end(), service_latency.begin(), service_latency.end());
+  } else {
+    out.push_back(latency);
+  }
+  out.insert(out.end(), {gpus, utilization, memory, kills});
+  return out;
 }
 
 std::string table_html(const ReportInput& input) {

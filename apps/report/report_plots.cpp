@@ -74,9 +74,12 @@ std::string draw_svg(const PlotSpec& plot, const std::string& work_dir) {
   script += "set title " + gp_string(plot.title) + "\n";
   script += "set xlabel " + gp_string(plot.xlabel) + "\nset ylabel " + gp_string(plot.ylabel) + "\n";
   script += "set grid\nset key outside right top\nset border 3\nset tics nomirror\n";
-  for (std::size_t i = 0; i < std::size(kColours); ++i) {
-    script += "set linetype " + std::to_string(i + 1) + " lc rgb '" + kColours[i] + "' lw 2\n";
+  // The palette's colours solid, then dashed: 16 series before a colour and dash repeat.
+  for (std::size_t i = 0; i < 2 * std::size(kColours); ++i) {
+    script += "set linetype " + std::to_string(i + 1) + " lc rgb '" + kColours[i % std::size(kColours)] + "' lw 2" +
+              (i < std::size(kColours) ? "" : " dt 2") + "\n";
   }
+  script += "set linetype cycle " + std::to_string(2 * std::size(kColours)) + "\n";
   if (!plot.categories.empty()) {
     // Clustered bars: one data row per category.
     for (std::size_t c = 0; c < plot.categories.size(); ++c) {
@@ -85,7 +88,12 @@ std::string draw_svg(const PlotSpec& plot, const std::string& work_dir) {
       data += "\n";
     }
     script += "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8 border -1\n";
-    script += "set yrange [0:*]\nset xtics rotate by -30\nplot ";
+    double highest = 0;
+    for (const std::vector<double>& values : plot.bars) {
+      for (const double v : values) highest = std::max(highest, v);
+    }
+    // All zero (nothing killed): a fixed axis, which gnuplot would otherwise widen with a warning.
+    script += std::string(highest > 0 ? "set yrange [0:*]" : "set yrange [0:1]") + "\nset xtics rotate by -30\nplot ";
     for (std::size_t b = 0; b < plot.bar_titles.size(); ++b) {
       script += (b > 0 ? ", " : "") + gp_string(plot.name + ".dat") + " using " + std::to_string(b + 2) +
                 (b == 0 ? ":xtic(1)" : "") + " title " + gp_string(plot.bar_titles[b]);
@@ -93,6 +101,25 @@ std::string draw_svg(const PlotSpec& plot, const std::string& work_dir) {
     script += "\n";
   } else {
     if (plot.log_x) script += "set logscale x\nset format x '%g'\n";
+    // A single value on an axis (every slowdown 1, every wait 0) would make gnuplot widen the
+    // range itself and warn on stderr: widen it here, as gnuplot would, without the warning.
+    const auto fixed_range = [&plot](bool x_axis) -> std::string {
+      bool any = false;
+      double low = 0, high = 0;
+      for (const PlotSeries& series : plot.series) {
+        for (const auto& point : series.points) {
+          const double v = x_axis ? point.first : point.second;
+          low = any ? std::min(low, v) : v;
+          high = any ? std::max(high, v) : v;
+          any = true;
+        }
+      }
+      if (!any || low != high) return "";
+      const double margin = low == 0 ? 1 : std::fabs(low) * 0.01;
+      return std::string("set ") + (x_axis ? "x" : "y") + "range [" + number(low - margin) + ":" +
+             number(low + margin) + "]\n";
+    };
+    script += fixed_range(true) + fixed_range(false);
     std::size_t block = 0;
     std::string plots;
     for (const PlotSeries& s : plot.series) {

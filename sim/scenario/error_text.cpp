@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace sharesim {
 namespace {
@@ -49,6 +50,11 @@ std::string format_fixed(double value, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
   return buf;
+}
+
+std::string format_fixed_or_exact(double value, int decimals) {
+  const std::string fixed = format_fixed(value, decimals);
+  return std::strtod(fixed.c_str(), nullptr) == value ? fixed : format_number(value);
 }
 
 std::string count_of(long long count, std::string_view singular, std::string_view plural) {

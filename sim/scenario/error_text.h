@@ -23,6 +23,9 @@ std::string describe_value(const nlohmann::ordered_json& value);
 std::string format_number(double value);
 // A number with exactly `decimals` digits after the point ("0.830", "1451.1"), for tables.
 std::string format_fixed(double value, int decimals);
+// `value` with `decimals` decimals when that writes it exactly, else its shortest exact form:
+// an SLO of 0.25 s reads "0.250", one of 3.35 ms "0.00335" rather than a misleading "0.003".
+std::string format_fixed_or_exact(double value, int decimals);
 // The text escaped for XML and HTML (& < > " ' as entities; control characters other than tab,
 // newline and carriage return dropped, as XML 1.0 allows none): JUnit reports, HTML reports.
 std::string xml_escaped(std::string_view text);

@@ -64,8 +64,87 @@ class Reader {
   std::string file_;
 };
 
-const std::vector<std::string> kProfileKeys{"name",    "description",  "demand", "mem_note",    "source",
-                                            "licence", "measurements", "fit",    "interference"};
+const std::vector<std::string> kProfileKeys{"name",         "description", "demand",       "mem_note",
+                                            "source",       "licence",     "measurements", "fit",
+                                            "interference", "serving",     "provenance"};
+const std::vector<std::string> kServingKeys{"gpu", "setup", "request_s", "request_p99_s", "throughput_per_s"};
+const std::vector<std::string> kProvenanceKeys{"provenance", "source", "formula"};
+
+// Rejects keys of `object` not in `allowed`, with a suggestion.
+void check_keys(const Reader& r, const nlohmann::json& object, const std::string& pointer,
+                const std::vector<std::string>& allowed) {
+  for (const auto& [key, value] : object.items()) {
+    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+    std::string problem = "expected one of " + quoted_list(allowed) + ", found " + quote(key);
+    if (const auto suggestion = closest_match(key, allowed)) problem += "; did you mean " + quote(*suggestion) + "?";
+    r.fail((pointer == "/" ? "" : pointer) + "/" + key, problem);
+  }
+}
+
+// The JSON pointers of the numbers of a published profile that need a provenance entry.
+std::vector<std::string> numbers_needing_provenance(const WorkloadProfile& p) {
+  std::vector<std::string> out{"/demand/sm", "/demand/bw"};
+  if (p.mem_mib) out.push_back("/demand/mem_mib");
+  out.push_back("/serving/request_s");
+  if (p.serving->request_p99_s) out.push_back("/serving/request_p99_s");
+  for (const auto& [batch, value] : p.serving->throughput_per_s) {
+    out.push_back("/serving/throughput_per_s/" + std::to_string(batch));
+  }
+  return out;
+}
+
+ServingMeasurement read_serving(const Reader& r, const nlohmann::json& json) {
+  r.expect_object(json, "/serving");
+  check_keys(r, json, "/serving", kServingKeys);
+  ServingMeasurement s;
+  s.gpu = r.text(r.member(json, "/serving", "gpu"), "/serving/gpu");
+  if (s.gpu.empty()) r.fail("/serving/gpu", "expected the GPU measured (a catalog id), found \"\"");
+  s.setup = r.text(r.member(json, "/serving", "setup"), "/serving/setup");
+  s.request_s = r.positive(r.member(json, "/serving", "request_s"), "/serving/request_s");
+  if (json.contains("request_p99_s")) s.request_p99_s = r.positive(json["request_p99_s"], "/serving/request_p99_s");
+  if (json.contains("throughput_per_s")) {
+    for (const auto& [batch, value] : r.positive_map(json["throughput_per_s"], "/serving/throughput_per_s")) {
+      const std::string pointer = "/serving/throughput_per_s/" + batch;
+      std::int64_t size = 0;
+      const bool digits = !batch.empty() && batch.size() < 10 &&
+                          std::all_of(batch.begin(), batch.end(), [](char c) { return c >= '0' && c <= '9'; });
+      if (digits) size = std::stoll(batch);
+      if (!digits || size < 1 || std::to_string(size) != batch)
+        r.fail(pointer, "expected a batch size (an integer >= 1 written without leading zeros), found " + quote(batch));
+      s.throughput_per_s[size] = value;
+    }
+  }
+  return s;
+}
+
+std::map<std::string, NumberProvenance> read_provenance(const Reader& r, const nlohmann::json& json) {
+  r.expect_object(json, "/provenance");
+  std::map<std::string, NumberProvenance> out;
+  for (const auto& [key, entry] : json.items()) {
+    // The key is a JSON pointer, so its own pointer escapes "/" as "~1" (RFC 6901).
+    std::string escaped;
+    for (const char c : key) escaped += c == '/' ? std::string("~1") : c == '~' ? std::string("~0") : std::string(1, c);
+    const std::string pointer = "/provenance/" + escaped;
+    r.expect_object(entry, pointer);
+    check_keys(r, entry, pointer, kProvenanceKeys);
+    NumberProvenance n;
+    n.kind = r.text(r.member(entry, pointer, "provenance"), pointer + "/provenance");
+    if (n.kind != "documented" && n.kind != "derived") {
+      r.fail(pointer + "/provenance", "expected one of \"documented\", \"derived\", found " + quote(n.kind) +
+                                          " (a published profile has no assumed numbers)");
+    }
+    n.source = r.text(r.member(entry, pointer, "source"), pointer + "/source");
+    if (n.source.empty()) r.fail(pointer + "/source", "expected the publication (URL or paper, table), found \"\"");
+    if (n.kind == "derived") {
+      n.formula = r.text(r.member(entry, pointer, "formula"), pointer + "/formula");
+      if (n.formula.empty()) r.fail(pointer + "/formula", "expected how the number was derived, found \"\"");
+    } else if (entry.contains("formula")) {
+      r.fail(pointer + "/formula", "\"formula\" goes with provenance \"derived\", not \"documented\"");
+    }
+    out[key] = std::move(n);
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -119,12 +198,29 @@ nlohmann::json profile_to_json(const WorkloadProfile& p) {
     }
     measurements["gavel_pair_throughput"] = pairs;
   }
-  out["measurements"] = measurements;
-  out["fit"] = {{"data", p.fit.data},
-                {"fitted_on", p.fit.fitted_on},
-                {"measurements", p.fit.measurements},
-                {"rms_rel_error", p.fit.rms_rel_error},
-                {"max_rel_error", p.fit.max_rel_error}};
+  if (!p.published() || !measurements.empty()) out["measurements"] = measurements;
+  if (p.published()) {
+    const ServingMeasurement& s = *p.serving;
+    nlohmann::json serving = {{"gpu", s.gpu}, {"setup", s.setup}, {"request_s", s.request_s}};
+    if (s.request_p99_s) serving["request_p99_s"] = *s.request_p99_s;
+    if (!s.throughput_per_s.empty()) {
+      serving["throughput_per_s"] = nlohmann::json::object();
+      for (const auto& [batch, value] : s.throughput_per_s) serving["throughput_per_s"][std::to_string(batch)] = value;
+    }
+    out["serving"] = serving;
+    nlohmann::json provenance = nlohmann::json::object();
+    for (const auto& [pointer, n] : p.provenance) {
+      provenance[pointer] = {{"provenance", n.kind}, {"source", n.source}};
+      if (!n.formula.empty()) provenance[pointer]["formula"] = n.formula;
+    }
+    out["provenance"] = provenance;
+  } else {
+    out["fit"] = {{"data", p.fit.data},
+                  {"fitted_on", p.fit.fitted_on},
+                  {"measurements", p.fit.measurements},
+                  {"rms_rel_error", p.fit.rms_rel_error},
+                  {"max_rel_error", p.fit.max_rel_error}};
+  }
   if (p.interference) {
     out["interference"] = {{"sensitivity", p.interference->sensitivity}, {"pressure", p.interference->pressure}};
   }
@@ -134,14 +230,7 @@ nlohmann::json profile_to_json(const WorkloadProfile& p) {
 WorkloadProfile profile_from_json(const nlohmann::json& json, const std::string& file) {
   const Reader r(file);
   r.expect_object(json, "/");
-  for (const auto& [key, value] : json.items()) {
-    if (std::find(kProfileKeys.begin(), kProfileKeys.end(), key) == kProfileKeys.end()) {
-      std::string problem = "expected one of " + quoted_list(kProfileKeys) + ", found " + quote(key);
-      if (const auto suggestion = closest_match(key, kProfileKeys))
-        problem += "; did you mean " + quote(*suggestion) + "?";
-      r.fail("/" + key, problem);
-    }
-  }
+  check_keys(r, json, "/", kProfileKeys);
   WorkloadProfile p;
   p.name = r.text(r.member(json, "/", "name"), "/name");
   if (p.name.empty()) r.fail("/name", "expected a non-empty name, found \"\"");
@@ -162,7 +251,10 @@ WorkloadProfile profile_from_json(const nlohmann::json& json, const std::string&
     p.mem_note = r.text(r.member(json, "/", "mem_note"), "/mem_note");
   }
 
-  const nlohmann::json& measurements = r.member(json, "/", "measurements");
+  const bool published = json.contains("serving");
+  static const nlohmann::json kNoMeasurements = nlohmann::json::object();
+  const nlohmann::json& measurements =
+      published && !json.contains("measurements") ? kNoMeasurements : r.member(json, "/", "measurements");
   r.expect_object(measurements, "/measurements");
   if (measurements.contains(kMigLatencyKey)) {
     p.mig_latency_s = r.positive_map(measurements[kMigLatencyKey], std::string("/measurements/") + kMigLatencyKey);
@@ -190,6 +282,38 @@ WorkloadProfile profile_from_json(const nlohmann::json& json, const std::string&
       }
     }
   }
+
+  if (published) {
+    // A published profile: serving measurements and the provenance of every number, no fit.
+    if (json.contains("fit")) {
+      r.fail("/fit",
+             "expected no \"fit\" in a profile with \"serving\" (its demand is derived from published "
+             "measurements, not fitted)");
+    }
+    p.serving = read_serving(r, json["serving"]);
+    p.provenance = read_provenance(r, r.member(json, "/", "provenance"));
+    const std::vector<std::string> needed = numbers_needing_provenance(p);
+    for (const std::string& pointer : needed) {
+      if (!p.provenance.count(pointer)) {
+        r.fail("/provenance", "expected the provenance of every number of \"demand\" and \"serving\", found none for " +
+                                  quote(pointer));
+      }
+    }
+    for (const auto& [pointer, n] : p.provenance) {
+      if (std::find(needed.begin(), needed.end(), pointer) == needed.end()) {
+        r.fail("/provenance", "expected provenance only for numbers of this profile (" + quoted_list(needed) +
+                                  "), found " + quote(pointer));
+      }
+    }
+  } else if (json.contains("provenance")) {
+    r.fail("/provenance",
+           "\"provenance\" goes with \"serving\" (a published profile); a fitted profile's numbers "
+           "come from its \"fit\"");
+  }
+  if (json.contains("interference") && published) {
+    r.fail("/interference", "expected no \"interference\" in a published profile: it has no measured pairs");
+  }
+  if (published) return p;
 
   const nlohmann::json& fit = r.member(json, "/", "fit");
   r.expect_object(fit, "/fit");
@@ -276,6 +400,11 @@ std::vector<std::string> ProfileLibrary::names() const {
 std::uint32_t builtin_profile_id(const WorkloadProfile& profile) {
   const std::vector<WorkloadProfile>& all = ProfileLibrary::builtin().profiles();
   return static_cast<std::uint32_t>(&profile - all.data()) + 1;
+}
+
+const WorkloadProfile* builtin_profile(std::uint32_t profile_id) {
+  const std::vector<WorkloadProfile>& all = ProfileLibrary::builtin().profiles();
+  return profile_id == 0 || profile_id > all.size() ? nullptr : &all[profile_id - 1];
 }
 
 std::optional<double> builtin_measured_mig_speed(std::uint32_t profile_id, std::string_view gpu_id,

@@ -43,6 +43,25 @@ struct PairThroughput {
   double partner = 0;  // the partner's iterations/s
 };
 
+// Where one number of a published (inference) profile comes from (docs/profiles.md "Inference
+// profiles from published serving measurements").
+struct NumberProvenance {
+  std::string kind;     // "documented" (quoted from the source) or "derived" (computed)
+  std::string source;   // the publication: URL or paper, and the table or figure
+  std::string formula;  // derived only: how it was computed, with the numbers it used
+};
+
+// What a published serving measurement says about an inference service: one request's time at
+// batch 1 on the GPU measured, and throughput by batch size (the input of the demand's
+// derivation).
+struct ServingMeasurement {
+  std::string gpu;       // catalog id of the GPU measured
+  std::string setup;     // runtime, precision, input size, what the time covers
+  double request_s = 0;  // mean time of one request at batch 1: the default request work
+  std::optional<double> request_p99_s;
+  std::map<std::int64_t, double> throughput_per_s;  // requests (items) per second by batch size
+};
+
 // How well the fitted demand reproduces the measurements it was fitted to.
 struct ProfileFit {
   std::string data;       // "miso", "gavel" or "miso+gavel"
@@ -77,6 +96,12 @@ struct WorkloadProfile {
   // interference"), fitted to the measured pairs; empty where the profile has none (MISO).
   std::optional<InterferenceParams> interference;
 
+  // Inference profiles: published serving measurements instead of a fit, and the provenance of
+  // every number of `demand` and `serving`, keyed by its JSON pointer ("/demand/sm").
+  std::optional<ServingMeasurement> serving;
+  std::map<std::string, NumberProvenance> provenance;
+  bool published() const { return serving.has_value(); }
+
   // The demand a pod of this profile runs with (mem_mib 0 when not measured).
   PhaseDemand demand() const;
   // Measured speed on a MIG slice relative to 7g.40gb: latency(7g) / latency(slice); empty
@@ -89,7 +114,9 @@ struct WorkloadProfile {
 };
 
 // The profile file format (docs/profiles.md). Reading checks every field and throws
-// InputError naming `file` and the JSON pointer.
+// InputError naming `file` and the JSON pointer. A profile is either fitted (`fit` and
+// `measurements`) or published (`serving` and `provenance`, every number of `demand` and
+// `serving` with its source).
 nlohmann::json profile_to_json(const WorkloadProfile& profile);
 WorkloadProfile profile_from_json(const nlohmann::json& json, const std::string& file);
 
@@ -114,6 +141,8 @@ class ProfileLibrary {
 
 // PhaseDemand::profile of a built-in profile: 1 + its index in ProfileLibrary::builtin().
 std::uint32_t builtin_profile_id(const WorkloadProfile& profile);
+// The built-in profile of PhaseDemand::profile `profile_id`; nullptr for 0 (no profile).
+const WorkloadProfile* builtin_profile(std::uint32_t profile_id);
 // The measured speed of built-in profile `profile_id` on MIG profile `mig_profile` of GPU model
 // `gpu_id`, relative to the 7g instance: MISO's table, measured on A100-40GB only, so other
 // models get nullopt (the contention model applies there).

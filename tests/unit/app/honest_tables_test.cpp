@@ -7,6 +7,7 @@
 #include "apps/run_verdict.h"
 #include "apps/summary_table.h"
 #include "run_helpers.h"
+#include "sim/scenario/error_text.h"
 #include "sim/scenario/json_reader.h"
 #include "sim/scenario/scenario.h"
 
@@ -98,15 +99,73 @@ TEST(HonestTables, AVariantThatPlacesNothingIsWarnedAndMissesTheVerdict) {
             std::string::npos)
       << warnings[0];
   const std::vector<std::string> verdict = compare.verdict();
-  ASSERT_EQ(verdict.size(), 2u);
-  EXPECT_EQ(verdict[0], "every job started by the end: met by exclusive; fewest GPUs at peak: exclusive (1 of 1)");
+  ASSERT_EQ(verdict.size(), 3u);
+  EXPECT_EQ(verdict[0],
+            "every job started by the end, none killed by its placement (OOM, admission error, another pod): met by "
+            "exclusive; fewest GPUs at peak: exclusive (1 of 1)");
   // c completes 300 s after arriving for 100 s of work: 3 > 2, one miss in three.
   EXPECT_NE(verdict[1].find("met by none"), std::string::npos) << verdict[1];
+  EXPECT_EQ(verdict[2], "every objective above: met by none");
   // compare.csv: no JSON in the sharing cells.
   const std::string csv = compare.csv();
   EXPECT_EQ(csv.find('{'), std::string::npos) << csv;
   EXPECT_NE(csv.find("policy=mig strategy=mixed layout=all-1g.10gb"), std::string::npos) << csv;
   EXPECT_EQ(compare.json()["warnings"].size(), 1u);
+}
+
+TEST(HonestTables, CompareShowsEachServicesTailAndAVariantThatKillsPodsMissesTheFirstLine) {
+  // A fast service with many requests and a slow one with few: the pooled p99 is the fast
+  // one's, so the table adds each service's own p99 and SLO attainment. A 10 GiB MIG instance
+  // cannot hold the 12.6 GiB pod: it starts and dies of OOM, which must not read as placed.
+  const std::string scenario = R"({"name": "t", "seed": 3, "until": "10m",
+    "cluster": {"node_pools": [{"name": "p", "nodes": 1, "gpu": "H100-80GB", "gpus_per_node": 1,
+      "cpu_milli": 64000, "memory_mib": 262144, "sharing": {"policy": "exclusive"}}]},
+    "workload": {"jobs": [
+      {"name": "fast", "kind": "inference", "request": {"gpus": 1, "demand": {"sm": 0.1, "bw": 0.1, "mem_mib": 100}},
+       "requests": {"arrival": {"process": "poisson", "rate_per_s": 50},
+                    "work": {"dist": "constant", "mean_s": 0.001}, "slo": "10ms"}},
+      {"name": "slow", "kind": "inference", "request": {"gpus": 1, "demand": {"sm": 0.5, "bw": 0.5, "mem_mib": 12900}},
+       "requests": {"arrival": {"process": "poisson", "rate_per_s": 0.5},
+                    "work": {"dist": "constant", "mean_s": 0.5}, "slo": "600ms"}}]},
+    "compare": {"variants": {"ts": {"policy": "timeslice", "replicas": 2},
+                             "mig7": {"policy": "mig", "strategy": "single", "layout": "all-1g.10gb"}}}})";
+  CompareRun compare(load_scenario_text(scenario, "<test>", GpuCatalog::builtin()), GpuCatalog::builtin(),
+                     {"ts", "mig7"});
+  compare.run();
+  const std::string table = compare.table("");
+  EXPECT_NE(table.find("  fast p99 (s)"), std::string::npos) << table;
+  EXPECT_NE(table.find("  slow p99 (s)"), std::string::npos) << table;
+  EXPECT_NE(table.find("  slow SLO attainment"), std::string::npos) << table;
+  // The slow service's own p99 is at least its work, while the pooled p99 is the fast one's.
+  const auto first_cell = [&table](const std::string& label) {
+    const std::size_t at = table.find(label + " ");
+    return at == std::string::npos ? -1.0 : std::stod(table.substr(at + label.size()));
+  };
+  EXPECT_GE(first_cell("  slow p99 (s)"), 0.5) << table;
+  EXPECT_LT(first_cell("request latency p99 (s)"), 0.5) << table;
+  EXPECT_LT(first_cell("  fast p99 (s)"), 0.5) << table;
+  const std::vector<std::string> verdict = compare.verdict();
+  ASSERT_FALSE(verdict.empty());
+  EXPECT_EQ(
+      verdict[0].rfind(
+          "every job started by the end, none killed by its placement (OOM, admission error, another pod): met by ts;",
+          0),
+      0u)
+      << verdict[0];
+  EXPECT_EQ(compare.json()["policies"][1]["jobs_failed"], 1u);
+  // Placement, one line per service, then all of them together.
+  ASSERT_EQ(verdict.size(), 4u);
+  EXPECT_EQ(verdict[3].rfind("every objective above: ", 0), 0u) << verdict[3];
+  EXPECT_EQ(verdict[3].find("mig7"), std::string::npos) << verdict[3];
+}
+
+TEST(HonestTables, AnSloIsWrittenExactlyNotRoundedToMilliseconds) {
+  // A 3.35 ms SLO printed with 3 decimals would read 3 ms.
+  EXPECT_EQ(format_fixed_or_exact(0.25, 3), "0.250");
+  EXPECT_EQ(format_fixed_or_exact(0.769, 3), "0.769");
+  EXPECT_EQ(format_fixed_or_exact(0.00335, 3), "0.00335");
+  EXPECT_EQ(format_fixed_or_exact(0.01064, 3), "0.01064");
+  EXPECT_EQ(format_fixed_or_exact(7.955, 3), "7.955");
 }
 
 }  // namespace

@@ -104,5 +104,47 @@ TEST(SizeSearch, TargetsAreParsedOrRejected) {
   EXPECT_THROW(parse_size_target("a<=x"), InputError);
 }
 
+TEST(SizeSearch, APolicyNoSizeSatisfiesIsAnsweredAsSuchAndTheOthersAreStillSized) {
+  // Three 1-GPU jobs of 12900 MiB on 1-GPU H100 nodes: exclusive needs 3 nodes; on 1g.10gb MIG
+  // instances (9984 MiB) every pod dies of OOM, at any size.
+  std::random_device entropy;
+  const fs::path dir = fs::temp_directory_path() / ("sharesim-size-none-" + std::to_string(entropy()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "s.json") << R"({"name": "s", "seed": 1, "until": "1h",
+    "cluster": {"node_pools": [{"name": "gpus", "nodes": 1, "gpu": "H100-80GB", "gpus_per_node": 1,
+      "cpu_milli": 64000, "memory_mib": 262144}]},
+    "workload": {"jobs": [{"name": "j", "replicas": 3, "duration": "2h",
+                           "request": {"gpus": 1, "demand": {"mem_mib": 12900}}}]},
+    "compare": {"variants": {"mig7": {"policy": "mig", "strategy": "single", "layout": "all-1g.10gb"}}}})";
+  SizeRequest request;
+  request.scenario_path = (dir / "s.json").string();
+  request.pool = "gpus";
+  request.targets = {parse_size_target("metrics.jobs.never_started<=0"), parse_size_target("metrics.jobs.failed<=0")};
+  request.seeds = {1, 2};
+  request.variants = {"exclusive", "mig7"};
+  request.max_nodes = 4;
+  request.output_dir = (dir / "out").string();
+  const std::vector<SizeAnswer> answers = size_pool(request, GpuCatalog::builtin());
+  ASSERT_EQ(answers.size(), 2u);
+  EXPECT_TRUE(answers[0].met);
+  EXPECT_EQ(answers[0].nodes, 3);
+  // Both seeds give the same counts (ci95 0): nothing straddles, although 0 is the bound.
+  EXPECT_TRUE(answers[0].straddles.empty());
+  EXPECT_FALSE(answers[1].met);
+  EXPECT_EQ(answers[1].tried, (std::vector<std::int64_t>{1, 2, 4}));
+  EXPECT_EQ(answers[1].at_size.nodes, 4);
+  EXPECT_DOUBLE_EQ(answers[1].at_size.stats[1].mean, 3.0);  // failed
+  const std::string text = size_text(request, answers);
+  EXPECT_NE(text.find("pool gpus under mig7: no size up to 4 nodes meets every target"), std::string::npos) << text;
+  EXPECT_NE(text.find("metrics.jobs.failed<=0 mean 3.000 +- 0.000 (missed)"), std::string::npos) << text;
+  EXPECT_NE(text.find("GPUs needed: exclusive 3, mig7 none up to 4"), std::string::npos) << text;
+  const nlohmann::ordered_json json = size_json(request, answers);
+  EXPECT_TRUE(json["met"].get<bool>());
+  EXPECT_FALSE(json["variants"][1]["met"].get<bool>());
+  EXPECT_TRUE(json["variants"][1]["nodes"].is_null());
+  EXPECT_EQ(json["variants"][1]["at_size"]["nodes"], 4);
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace sharesim

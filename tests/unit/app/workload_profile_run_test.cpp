@@ -62,3 +62,51 @@ TEST(WorkloadProfileRun, GavelProfilesUnderMpsRunAtTheInterferenceModelsRates) {
 
 }  // namespace
 }  // namespace sharesim
+
+namespace sharesim {
+namespace {
+
+std::string one_service(const std::string& request, const std::string& requests) {
+  return testing::cluster_scenario(1, 1,
+                                   R"({"jobs": [{"name": "svc", "kind": "inference", "request": )" + request +
+                                       R"(, "requests": )" + requests + "}]}",
+                                   R"("until": "10h", )", "H100-80GB");
+}
+
+TEST(WorkloadProfileRun, PublishedProfileGivesTheRequestWorkWhenWorkIsLeftOut) {
+  // docs/profiles.md "Inference profiles": without requests.work, every request's standalone
+  // work is the profile's published batch-1 request time.
+  const WorkloadProfile* profile = ProfileLibrary::builtin().find("sd15-infer-b1");
+  ASSERT_NE(profile, nullptr);
+  ASSERT_TRUE(profile->published());
+  const auto run = testing::run_text(one_service(R"({"gpus": 1, "profile": "sd15-infer-b1"})",
+                                                 R"({"arrival": {"process": "poisson", "rate_per_s": 0.001}})"));
+  ASSERT_EQ(run->metrics().services.size(), 1u);
+  const ServiceMetrics& service = run->metrics().services[0];
+  ASSERT_GT(service.latency_s.count, 10u);
+  // Alone on an exclusive GPU and almost never queued: the median request takes exactly it.
+  EXPECT_NEAR(service.latency_s.p50, profile->serving->request_s, 1e-9);
+  EXPECT_NEAR(service.slowdown.p50, 1.0, 1e-9);
+}
+
+TEST(WorkloadProfileRun, LeavingOutWorkNeedsAPublishedProfile) {
+  const std::string no_work = R"({"arrival": {"process": "poisson", "rate_per_s": 1}})";
+  const auto error_of = [](const std::string& text) {
+    try {
+      testing::run_text(text);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error_of(one_service(R"({"gpus": 1})", no_work)),
+            "<test>: /workload/jobs/0/requests: expected \"work\" (the standalone GPU work of one request), found "
+            "none; it may be left out only when request.profile names a profile with published serving "
+            "measurements (sharesim profiles list), and this request names no profile");
+  EXPECT_NE(error_of(one_service(R"({"gpus": 1, "profile": "bert-train-b8"})", no_work))
+                .find("and \"bert-train-b8\" has none"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace sharesim

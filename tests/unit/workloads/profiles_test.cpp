@@ -214,6 +214,7 @@ TEST(WorkloadProfileLibrary, ReportedErrorsEqualAnIndependentRecomputation) {
   const ProfileLibrary& library = ProfileLibrary::builtin();
   ASSERT_FALSE(library.profiles().empty()) << "scenarios/profiles/ has no profiles (sharesim profiles fit)";
   for (const WorkloadProfile& p : library.profiles()) {
+    if (p.published()) continue;  // no fit (PublishedProfilesDeriveTheirNumbers below)
     const ErrorSummary e = recompute(p, library);
     EXPECT_EQ(p.fit.measurements, e.count) << p.name;
     EXPECT_NEAR(p.fit.rms_rel_error, e.rms, 1e-6) << p.name;  // stored to 6 decimals
@@ -239,6 +240,100 @@ TEST(WorkloadProfileLibrary, ProfileJsonRoundTripsAndBadFieldsNameThePointer) {
   json = profile_to_json(p);
   json["demnd"] = 1;
   EXPECT_NE(input_error_of([&] { profile_from_json(json, "x.json"); }).find("did you mean \"demand\"?"),
+            std::string::npos);
+}
+
+// ---- Inference profiles from published serving measurements (docs/profiles.md) ------------
+
+std::vector<const WorkloadProfile*> published_profiles() {
+  std::vector<const WorkloadProfile*> out;
+  for (const WorkloadProfile& p : ProfileLibrary::builtin().profiles()) {
+    if (p.published()) out.push_back(&p);
+  }
+  return out;
+}
+
+TEST(WorkloadProfileLibrary, PublishedProfilesDeriveTheirNumbers) {
+  const std::vector<const WorkloadProfile*> published = published_profiles();
+  ASSERT_GE(published.size(), 4u);
+  for (const WorkloadProfile* p : published) {
+    SCOPED_TRACE(p->name);
+    const ServingMeasurement& s = *p->serving;
+    // Measured on a GPU of the catalog, and every number has its source.
+    EXPECT_NE(GpuCatalog::builtin().find(s.gpu), nullptr) << s.gpu;
+    EXPECT_GT(s.request_s, 0);
+    ASSERT_TRUE(p->mem_mib.has_value());
+    for (const auto& [pointer, n] : p->provenance) {
+      EXPECT_FALSE(n.source.empty()) << pointer;
+      EXPECT_TRUE(n.kind == "documented" || (n.kind == "derived" && !n.formula.empty())) << pointer;
+    }
+    // demand.sm = throughput at batch 1 / the highest throughput measured (4 decimals).
+    ASSERT_TRUE(s.throughput_per_s.count(1));
+    double best = 0;
+    for (const auto& [batch, value] : s.throughput_per_s) best = std::max(best, value);
+    EXPECT_NEAR(p->sm, s.throughput_per_s.at(1) / best, 5e-5);
+    // The file is the canonical form of what it holds (written by scripts/inference_profiles.py).
+    std::ifstream file(std::string(SHARESIM_SOURCE_DIR) + "/scenarios/profiles/" + p->name + ".json");
+    std::stringstream text;
+    text << file.rdbuf();
+    EXPECT_EQ(text.str(), profile_to_json(*p).dump(2) + "\n");
+  }
+  // The profiles whose source measures no bandwidth take the same share for it; Llama-2-7B's is
+  // its weights read once per output token over the request, against the H100's measured DRAM
+  // bandwidth (results/calibration/H100-80GB.json).
+  for (const char* name : {"bert-base-infer-b1", "resnet50-infer-b1", "sd15-infer-b1"}) {
+    const WorkloadProfile* p = ProfileLibrary::builtin().find(name);
+    ASSERT_NE(p, nullptr) << name;
+    EXPECT_EQ(p->bw, p->sm) << name;
+  }
+  const WorkloadProfile* llama = ProfileLibrary::builtin().find("llama2-7b-infer-b1");
+  ASSERT_NE(llama, nullptr);
+  const double params = 2.0 * 32000 * 4096 + 32 * (4.0 * 4096 * 4096 + 3.0 * 4096 * 11008 + 2 * 4096) + 4096;
+  EXPECT_EQ(params, 6738415616.0);
+  EXPECT_NEAR(llama->bw, params * 2 * 20 / llama->serving->request_s / 2990.2e9, 5e-5);
+  EXPECT_EQ(*llama->mem_mib, static_cast<std::int64_t>(std::ceil((params * 2 + 148.0 * 2 * 32 * 4096 * 2) / 1048576)));
+}
+
+TEST(WorkloadProfileLibrary, PublishedProfileWithoutASourceIsALocatedError) {
+  const WorkloadProfile* p = ProfileLibrary::builtin().find("bert-base-infer-b1");
+  ASSERT_NE(p, nullptr);
+  const nlohmann::json good = profile_to_json(*p);
+  EXPECT_EQ(profile_to_json(profile_from_json(good, "x.json")).dump(), good.dump());
+
+  nlohmann::json json = good;
+  json["provenance"].erase("/demand/sm");
+  EXPECT_EQ(input_error_of([&] { profile_from_json(json, "x.json"); }),
+            "x.json: /provenance: expected the provenance of every number of \"demand\" and \"serving\", found "
+            "none for \"/demand/sm\"");
+  json = good;
+  json["provenance"]["/demand/sm"]["provenance"] = "assumed";
+  EXPECT_EQ(input_error_of([&] { profile_from_json(json, "x.json"); }),
+            "x.json: /provenance/~1demand~1sm/provenance: expected one of \"documented\", \"derived\", found "
+            "\"assumed\" (a published profile has no assumed numbers)");
+  json = good;
+  json["provenance"]["/demand/sm"].erase("formula");
+  EXPECT_EQ(input_error_of([&] { profile_from_json(json, "x.json"); }),
+            "x.json: /provenance/~1demand~1sm: expected a member \"formula\", found none");
+  json = good;
+  json["provenance"]["/serving/throughput_per_s/3"] = good["provenance"]["/demand/sm"];
+  EXPECT_NE(input_error_of([&] {
+              profile_from_json(json, "x.json");
+            }).find("x.json: /provenance: expected provenance only for numbers of this profile"),
+            std::string::npos);
+  json = good;
+  json["serving"]["request_sec"] = 1;
+  EXPECT_NE(
+      input_error_of([&] { profile_from_json(json, "x.json"); }).find("x.json: /serving/request_sec: expected one of"),
+      std::string::npos);
+  json = good;
+  json["serving"]["throughput_per_s"]["01"] = 5;
+  EXPECT_NE(input_error_of([&] {
+              profile_from_json(json, "x.json");
+            }).find("x.json: /serving/throughput_per_s/01: expected a batch size"),
+            std::string::npos);
+  json = good;
+  json["fit"] = profile_to_json(ProfileLibrary::builtin().profiles().front())["fit"];
+  EXPECT_NE(input_error_of([&] { profile_from_json(json, "x.json"); }).find("x.json: /fit: expected no \"fit\""),
             std::string::npos);
 }
 
@@ -280,7 +375,10 @@ TEST(WorkloadProfileRealData, MisoAndGavelFitGivesFiniteErrorsAndTheBuiltInFiles
     text << file.rdbuf();
     EXPECT_EQ(text.str(), profile_to_json(p).dump(2) + "\n") << p.name << " differs from scenarios/profiles/";
   }
-  EXPECT_EQ(ProfileLibrary::builtin().profiles().size(), profiles.size());
+  std::size_t fitted = 0;
+  for (const WorkloadProfile& p : ProfileLibrary::builtin().profiles())
+    if (!p.published()) ++fitted;
+  EXPECT_EQ(fitted, profiles.size());
 }
 
 TEST(WorkloadProfileRealData, BadMisoRowNamesFileLineAndColumn) {
