@@ -38,6 +38,13 @@ def share_formula(throughput, best_batch, share, unit):
             f"measured need not saturate the GPU); the source gives no SM or bandwidth counter")
 
 
+def bandwidth_as_sm(source):
+    """/demand/bw's provenance where the source measures no bandwidth."""
+    return {"provenance": "derived", "source": source,
+            "formula": "the same share as /demand/sm: the source measures no bandwidth, so the batch-1 "
+                       "request is taken to keep this share of every resource busy"}
+
+
 def write(profile):
     path = os.path.join("scenarios", "profiles", profile["name"] + ".json")
     with open(path, "w") as f:
@@ -64,9 +71,7 @@ bert_prov = {
                                "source": BERT_SRC + ": batch 1, 99th percentile 0.83 ms"},
     "/demand/sm": {"provenance": "derived", "source": BERT_SRC,
                    "formula": share_formula(bert_tput, bert_best, bert_share, "sequences/s")},
-    "/demand/bw": {"provenance": "derived", "source": BERT_SRC,
-                   "formula": "the same share as /demand/sm: the source measures no bandwidth, so the batch-1 "
-                              "request is taken to keep this share of every resource busy"},
+    "/demand/bw": bandwidth_as_sm(BERT_SRC),
     "/demand/mem_mib": {"provenance": "derived",
                         "source": "Devlin et al., 'BERT: Pre-training of Deep Bidirectional Transformers for "
                                   "Language Understanding', NAACL 2019, section 3: BERT-BASE, Total "
@@ -111,9 +116,7 @@ rn_prov = {
                                "source": RN_SRC + ": client batch size 1, P99 Latency 2.272 ms"},
     "/demand/sm": {"provenance": "derived", "source": RN_SRC,
                    "formula": share_formula(rn_tput, rn_best, rn_share, "inferences/s")},
-    "/demand/bw": {"provenance": "derived", "source": RN_SRC,
-                   "formula": "the same share as /demand/sm: the source measures no bandwidth, so the batch-1 "
-                              "request is taken to keep this share of every resource busy"},
+    "/demand/bw": bandwidth_as_sm(RN_SRC),
     "/demand/mem_mib": {"provenance": "derived",
                         "source": "torchvision documentation, torchvision.models.resnet50, "
                                   "ResNet50_Weights.IMAGENET1K_V1: num_params 25557032 "
@@ -226,9 +229,7 @@ sd_prov = {
                               "request keeps busy (an upper bound, since batch 16 need not saturate the GPU; "
                               "measured on an A100 with torch 2.0, an older stack than request_s's); the source "
                               "gives no SM or bandwidth counter"},
-    "/demand/bw": {"provenance": "derived", "source": SCALE_SRC,
-                   "formula": "the same share as /demand/sm: the source measures no bandwidth, so the batch-1 "
-                              "request is taken to keep this share of every resource busy"},
+    "/demand/bw": bandwidth_as_sm(SCALE_SRC),
     "/demand/mem_mib": {"provenance": "derived",
                         "source": "CompVis/stable-diffusion README (github.com/CompVis/stable-diffusion), "
                                   "'Stable Diffusion v1': an 860M UNet and 123M text encoder",
