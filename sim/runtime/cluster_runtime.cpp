@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sim/core/assert.h"
 #include "sim/core/csv_format.h"
 #include "sim/core/huge_pages.h"
 
@@ -128,21 +129,15 @@ void ClusterRuntime::on_arrival(std::size_t source) {
   pull_next_arrival(source);
   schedule_next_arrival();
   if (event_log_ != nullptr) log("submit", job, "");
-  // A newcomer may start at once if it fits, or by preempting lower-priority pods; otherwise
-  // it waits in the queue.
-  const bool started =
-      (scheduler_.might_fit(jobs_[job].spec) && try_start(job)) || (may_preempt(jobs_[job].spec) && try_preempt(job));
-  if (!started) {
-    scheduler_.pending().push(job, jobs_[job].spec.priority, job);
-    plan_repartitions();
-  }
-  if (freed_by_kill_) schedule_pending();
+  SchedulingExecutor executor{*this};
+  scheduler_.arrive(job, executor);
 }
 
 bool ClusterRuntime::try_start(std::uint32_t job, std::optional<std::uint32_t> nominated_node) {
   JobRecord& rec = jobs_[job];
+  SHARESIM_ASSERT(rec.state == JobState::Pending && !rec.backing_off, "starting a job that is not waiting");
   const auto first_pod = static_cast<std::uint32_t>(pods_.size());
-  if (!scheduler_.try_place(rec.spec, pods_, devices_, nominated_node)) return false;
+  if (!scheduler_.try_place(job, rec.spec, pods_, devices_, nominated_node)) return false;
   rec.state = JobState::Running;
   if (rec.start < 0) rec.start = sim_.now();  // a restarted job keeps its first start
   rec.last_update = sim_.now();
@@ -156,31 +151,42 @@ bool ClusterRuntime::try_start(std::uint32_t job, std::optional<std::uint32_t> n
   rec.pod_count = static_cast<std::uint32_t>(pods_.size() - first_pod);
   ++counters_.running;
   if (preemption_) {
-    lowest_started_priority_ = std::min(lowest_started_priority_, rec.spec.priority);
     if (rec.restarts > 0) run_start_[job] = sim_.now();
     for (std::uint32_t p = first_pod; p < first_pod + rec.pod_count; ++p) {
       std::vector<std::uint32_t>& on_node = jobs_on_node_[pods_[p].node];
       if (std::find(on_node.begin(), on_node.end(), job) == on_node.end()) on_node.push_back(job);
     }
   }
-  const PodShape& shape = shapes_.shapes[rec.spec.shape];
-  std::uint64_t newly_held = 0;  // GPUs this job is the first resident of
+  // The scheduler's placement made the job a resident of each of its devices (Cluster::place).
+  const PodClaim claim = claim_of(shapes_.shapes[rec.spec.shape]);
+  std::vector<std::uint32_t>& newly_held = newly_held_scratch_;  // GPUs this job is the first resident of
+  newly_held.clear();
   for_each_device(rec, [&](const DeviceAllocation& device) {
-    Gpu& gpu = cluster_.gpu(device.gpu);
-    const DeviceAsk ask{shape.gpu_resource, device.units, shape.gpu_units, shape.gpu_per_device};
-    const std::uint32_t slots = gpu.sharing->choose_slots(ask, gpu.residents);
-    if (gpu.residents.empty() && gpu_usage_[gpu.index].allocated_since < 0) ++newly_held;
-    gpu.residents.push_back(Resident{job, slots, 0.0, shape.demand, ask});
+    const Gpu& gpu = cluster_.gpu(device.gpu);
+    SHARESIM_ASSERT(std::any_of(gpu.residents.begin(), gpu.residents.end(),
+                                [job](const Resident& r) { return r.task == job; }),
+                    "a placed job is not a resident of its device");
+    if (gpu_usage_[gpu.index].allocated_since < 0) {
+      // Unallocated at its last usage update: nobody else joined it since.
+      SHARESIM_ASSERT(std::all_of(gpu.residents.begin(), gpu.residents.end(),
+                                  [job](const Resident& r) { return r.task == job; }),
+                      "a GPU whose usage shows it unallocated holds another job");
+      newly_held.push_back(gpu.index);
+    }
     ++gpu_usage_[gpu.index].jobs_started;
     ++rec.gpu_devices;
     if (rec.note < 0) {
-      const std::string note = gpu.sharing->placement_note(ask);
+      const std::string note = gpu.sharing->placement_note(claim.ask_on(device));
       if (!note.empty()) rec.note = intern_text(notes_, note_index_, note);
     }
   });
+  // Two pods of a gang may share a GPU: it is newly held once.
+  std::sort(newly_held.begin(), newly_held.end());
+  const auto newly_held_gpus =
+      static_cast<std::uint64_t>(std::unique(newly_held.begin(), newly_held.end()) - newly_held.begin());
   // Counted now, before admission: a job its own allocation kills (OOM on joining) still held
   // its GPUs, and the cluster must have had them (issue 15: "GPUs used at peak").
-  counters_.peak_allocated_gpus = std::max(counters_.peak_allocated_gpus, counters_.allocated_gpus + newly_held);
+  counters_.peak_allocated_gpus = std::max(counters_.peak_allocated_gpus, counters_.allocated_gpus + newly_held_gpus);
   if (event_log_ != nullptr) log("start", job, cluster_.node(pods_[first_pod].node).name);
   // Memory and admission: a policy may fail the newcomer (or, without memory isolation, more
   // pods) as it joins (question 4 of the policy).
@@ -268,6 +274,8 @@ void ClusterRuntime::refresh_gpu(std::uint32_t gpu_index) {
 }
 
 void ClusterRuntime::advance_progress(JobRecord& rec, SimTime time) {
+  SHARESIM_ASSERT(time >= rec.last_update, "a job's progress was brought to a time before its last update");
+  SHARESIM_ASSERT(rec.rate >= 0, "a job progresses at a negative rate");
   rec.remaining_work = std::max(0.0, rec.remaining_work - rec.rate * static_cast<double>(time - rec.last_update));
   rec.last_update = time;
 }
@@ -288,6 +296,9 @@ void ClusterRuntime::refresh_job(std::uint32_t job, const Resident* resident_on_
   }
   if (!std::isfinite(rate)) rate = 1.0;  // holds no GPU (CPU-only job): standalone speed
   if (rec.idle) rate = 0;                // an idle phase makes no progress, whatever a policy says
+  SHARESIM_ASSERT(rec.state == JobState::Running, "a rate was set for a job that is not running");
+  SHARESIM_ASSERT(rate >= 0, "a sharing policy gave a resident a negative or undefined rate");
+  SHARESIM_ASSERT(rec.remaining_work >= 0, "a job's remaining work is negative");
   if (rate == rec.rate && rec.completion.valid()) return;
   sim_.cancel(rec.completion);
   rec.rate = rate;
@@ -331,6 +342,7 @@ void ClusterRuntime::update_gpu_usage(std::uint32_t gpu_index) {
     usage.memory_mib += r.demand.mem_mib;
   }
   counters_.memory_used_mib += usage.memory_mib;
+  SHARESIM_ASSERT(counters_.memory_used_mib >= 0, "the cluster's device memory in use went negative");
   usage.sm_load = std::min(usage.sm_load, 1.0);
   usage.peak_memory_mib = std::max(usage.peak_memory_mib, usage.memory_mib);
   const bool allocated = !gpu.residents.empty();
@@ -341,6 +353,7 @@ void ClusterRuntime::update_gpu_usage(std::uint32_t gpu_index) {
     ++counters_.allocated_gpus;
     counters_.peak_allocated_gpus = std::max(counters_.peak_allocated_gpus, counters_.allocated_gpus);
   } else if (!allocated && usage.allocated_since >= 0) {
+    SHARESIM_ASSERT(counters_.allocated_gpus > 0, "more GPUs released than allocated");
     usage.allocated_ns += now - usage.allocated_since;
     usage.in_window.allocated_ns += window_.overlap(usage.allocated_since, now);
     usage.allocated_since = -1;
@@ -350,6 +363,7 @@ void ClusterRuntime::update_gpu_usage(std::uint32_t gpu_index) {
     usage.busy_since = now;
     ++counters_.busy_gpus;
   } else if (!busy && usage.busy_since >= 0) {
+    SHARESIM_ASSERT(counters_.busy_gpus > 0, "more GPUs went idle than were busy");
     usage.busy_ns += now - usage.busy_since;
     usage.in_window.busy_ns += window_.overlap(usage.busy_since, now);
     usage.busy_since = -1;
@@ -359,6 +373,7 @@ void ClusterRuntime::update_gpu_usage(std::uint32_t gpu_index) {
 
 void ClusterRuntime::on_completion(std::uint32_t job) {
   JobRecord& rec = jobs_[job];
+  SHARESIM_ASSERT(rec.state == JobState::Running, "a completion fired for a job that is not running");
   rec.completion = EventId{};
   if (rec.behaviour >= 0) {
     // The end of a step's work, not necessarily of the job.
@@ -441,21 +456,17 @@ void ClusterRuntime::apply_step(std::uint32_t job, const BehaviourStep& step) {
 }
 
 void ClusterRuntime::on_requeue(std::uint32_t job) {
+  SHARESIM_ASSERT(jobs_[job].state == JobState::Pending && jobs_[job].backing_off,
+                  "a job came back from a backoff it was not in");
   jobs_[job].backing_off = false;
   if (event_log_ != nullptr) log("requeue", job, "");
-  // Like an arrival: it may start at once; otherwise it queues behind the jobs that arrived
-  // before now (a recreated pod's creation time is now).
-  const bool started =
-      (scheduler_.might_fit(jobs_[job].spec) && try_start(job)) || (may_preempt(jobs_[job].spec) && try_preempt(job));
-  if (!started) {
-    scheduler_.pending().push(job, jobs_[job].spec.priority, jobs_.size());
-    plan_repartitions();
-  }
-  if (freed_by_kill_) schedule_pending();
+  SchedulingExecutor executor{*this};
+  scheduler_.requeue(job, executor);
 }
 
 void ClusterRuntime::complete(std::uint32_t job) {
   JobRecord& rec = jobs_[job];
+  SHARESIM_ASSERT(rec.state == JobState::Running && counters_.running > 0, "completing a job that is not running");
   if (rec.completion.valid()) sim_.cancel(rec.completion);  // when a behaviour's step ended the job
   rec.completion = EventId{};
   if (rec.behaviour >= 0) {
@@ -479,16 +490,10 @@ void ClusterRuntime::vacate(std::uint32_t job) {
   JobRecord& rec = jobs_[job];
   std::vector<std::uint32_t>& touched = vacated_gpus_scratch_;
   touched.clear();
-  for_each_device(rec, [&](const DeviceAllocation& device) {
-    Gpu& gpu = cluster_.gpu(device.gpu);
-    // erase (not swap-remove) keeps residents in arrival order, which round-robin policies use
-    gpu.residents.erase(
-        std::remove_if(gpu.residents.begin(), gpu.residents.end(), [job](const Resident& r) { return r.task == job; }),
-        gpu.residents.end());
-    touched.push_back(gpu.index);
-  });
+  for_each_device(rec, [&](const DeviceAllocation& device) { touched.push_back(device.gpu); });
+  scheduler_.release(job, rec.spec, std::span<const PodPlacement>(pods_.data() + rec.first_pod, rec.pod_count),
+                     devices_);
   for (std::uint32_t p = rec.first_pod; p < rec.first_pod + rec.pod_count; ++p) {
-    scheduler_.release_pod(rec.spec, pods_[p], devices_);
     if (preemption_) {
       std::vector<std::uint32_t>& on_node = jobs_on_node_[pods_[p].node];
       on_node.erase(std::remove(on_node.begin(), on_node.end(), job), on_node.end());
@@ -502,6 +507,7 @@ void ClusterRuntime::vacate(std::uint32_t job) {
 
 void ClusterRuntime::kill(std::uint32_t job, const std::string& reason, KillCause cause, bool by_other) {
   JobRecord& rec = jobs_[job];
+  SHARESIM_ASSERT(rec.state == JobState::Running && counters_.running > 0, "killing a job that is not running");
   sim_.cancel(rec.completion);
   rec.completion = EventId{};
   sim_.cancel(rec.fault);
@@ -565,31 +571,8 @@ void ClusterRuntime::kill(std::uint32_t job, const std::string& reason, KillCaus
 }
 
 void ClusterRuntime::schedule_pending() {
-  // A job that starts may kill others (OOM on a GPU without memory isolation); what they free
-  // gives the queue another pass.
-  do {
-    freed_by_kill_ = false;
-    if (scheduler_.pending().empty()) return;
-    // Within one pass, a job shape that failed once fails again: skip its twins. A job that
-    // may preempt is a twin only of jobs of its priority (a higher one may find victims).
-    failed_shapes_scratch_.clear();
-    scheduler_.pending().drain([this](std::uint32_t job) {
-      const JobSpec& spec = jobs_[job].spec;
-      const bool preempting = may_preempt(spec);
-      const bool fits_maybe = scheduler_.might_fit(spec);
-      if (!fits_maybe && !preempting) return false;
-      const FailedShape key{spec.shape, spec.pods, preempting ? spec.priority : 0, preempting};
-      if (std::find(failed_shapes_scratch_.begin(), failed_shapes_scratch_.end(), key) !=
-          failed_shapes_scratch_.end()) {
-        return false;
-      }
-      if (fits_maybe && try_start(job)) return true;
-      if (preempting && try_preempt(job)) return true;
-      failed_shapes_scratch_.push_back(key);
-      return false;
-    });
-  } while (freed_by_kill_);
-  plan_repartitions();
+  SchedulingExecutor executor{*this};
+  scheduler_.schedule_pending(executor);
 }
 
 void ClusterRuntime::plan_repartitions() {

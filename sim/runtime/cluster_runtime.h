@@ -15,6 +15,7 @@
 #include <ostream>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "sim/cluster/cluster.h"
@@ -232,6 +233,16 @@ class ClusterRuntime {
   void on_sample();
   TimeseriesSample sample_at(SimTime time) const;
 
+  // The runtime's side of the scheduling loop (Scheduler::arrive, requeue, schedule_pending).
+  struct SchedulingExecutor {
+    ClusterRuntime& runtime;
+    const JobSpec& spec(std::uint32_t job) const { return runtime.jobs_[job].spec; }
+    bool start(std::uint32_t job) { return runtime.try_start(job); }
+    bool preempt(std::uint32_t job) { return runtime.try_preempt(job); }
+    bool take_freed() { return std::exchange(runtime.freed_by_kill_, false); }
+    void jobs_waiting() { runtime.plan_repartitions(); }
+  };
+
   // Places and starts the job; on `nominated_node` only, when given.
   bool try_start(std::uint32_t job, std::optional<std::uint32_t> nominated_node = std::nullopt);
   void schedule_pending();
@@ -240,11 +251,6 @@ class ClusterRuntime {
     std::optional<PreemptionCandidate> chosen;
     std::string failure;  // kube-scheduler's PostFilter message when there is no candidate
   };
-  // Whether a pending job may try to evict others: preemption is on, its class may preempt,
-  // it is a single pod, and some job of lower priority has run. Costs nothing otherwise.
-  bool may_preempt(const JobSpec& spec) const {
-    return preemption_ && spec.preempts && spec.pods == 1 && spec.priority > lowest_started_priority_;
-  }
   PreemptionPlan plan_preemption(const JobSpec& spec) const;
   // Evicts the chosen victims and starts the job on their node; false when there is no candidate.
   bool try_preempt(std::uint32_t job);
@@ -333,19 +339,11 @@ class ClusterRuntime {
   RequeueHandler requeue_handler_;
   RepartitionHandler repartition_handler_;
   Casualties casualties_scratch_;
-  struct FailedShape {
-    std::uint32_t shape = 0;
-    std::uint32_t pods = 0;
-    std::int32_t priority = 0;  // 0 unless the job may preempt
-    bool preempting = false;
-    bool operator==(const FailedShape&) const = default;
-  };
-  std::vector<FailedShape> failed_shapes_scratch_;
   std::vector<std::uint32_t> vacated_gpus_scratch_;
+  std::vector<std::uint32_t> newly_held_scratch_;
   // Preemption bookkeeping, kept only when scheduler.preemption is on.
   bool preemption_ = false;
   std::vector<std::vector<std::uint32_t>> jobs_on_node_;  // running jobs with a pod on each node
-  std::int32_t lowest_started_priority_ = INT32_MAX;      // lowest priority of any job started
   std::unordered_map<std::uint32_t, SimTime> run_start_;  // start of the current run of restarted jobs
 };
 
