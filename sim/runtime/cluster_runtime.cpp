@@ -7,6 +7,7 @@
 #include "sim/core/assert.h"
 #include "sim/core/csv_format.h"
 #include "sim/core/huge_pages.h"
+#include "sim/runtime/restart_backoff.h"
 
 namespace sharesim {
 
@@ -48,15 +49,15 @@ ClusterRuntime::ClusterRuntime(Simulator& sim, Cluster& cluster, Scheduler& sche
                         [this](std::uint32_t gpu) {
                           gpu_usage_[gpu].context_switches += 1;
                           if (window_.contains(sim_.now())) gpu_usage_[gpu].in_window.context_switches += 1;
-                        }}) {
+                        }}),
+      repartitioner_(sim, cluster, scheduler, shapes, repartition_events_) {
   arrival_handler_.runtime = this;
   completion_handler_.runtime = this;
   sample_handler_.runtime = this;
   fault_handler_.runtime = this;
   timer_handler_.runtime = this;
   requeue_handler_.runtime = this;
-  repartition_handler_.runtime = this;
-  for (const Gpu& gpu : cluster.gpus()) repartitioning_ = repartitioning_ || gpu.sharing->can_repartition();
+  repartition_events_.runtime = this;
   preemption_ = scheduler.preemption_enabled();
   if (preemption_) jobs_on_node_.resize(cluster.nodes().size());
 }
@@ -501,7 +502,7 @@ void ClusterRuntime::vacate(std::uint32_t job) {
   }
   for (std::uint32_t gpu : touched) {
     refresh_gpu(gpu);
-    if (cluster_.gpu(gpu).draining && cluster_.gpu(gpu).residents.empty()) begin_reconfiguration(gpu);
+    repartitioner_.resident_left(gpu);
   }
 }
 
@@ -530,14 +531,12 @@ void ClusterRuntime::kill(std::uint32_t job, const std::string& reason, KillCaus
   counters_.killed_preempted += cause == KillCause::Preempted ? 1 : 0;
   counters_.killed_by_other += by_other ? 1 : 0;
   const RestartSpec& restart = origins_[rec.spec.origin].restart;
-  if (restart.on_failure && rec.restarts < restart.max_restarts) {
-    // restartPolicy OnFailure with backoffLimit (docs/models.md "Checkpoints and restarts"):
-    // back to pending after the backoff, keeping the work saved by its last checkpoint.
+  if (restarts_after_kill(restart, rec.restarts)) {
+    // restartPolicy OnFailure with backoffLimit (restart_backoff.h): back to pending after the
+    // backoff, keeping the work saved by its last checkpoint.
     if (rec.behaviour < 0 && restart.checkpoint_interval > 0) {
       advance_progress(rec, sim_.now());
-      const double done = static_cast<double>(rec.spec.work) - rec.remaining_work;
-      const auto interval = static_cast<double>(restart.checkpoint_interval);
-      checkpointed_work_[job] = std::floor(done / interval) * interval;
+      checkpointed_work_[job] = checkpointed_work(restart, static_cast<double>(rec.spec.work) - rec.remaining_work);
     }
     ++rec.restarts;
     ++counters_.restarts;
@@ -550,11 +549,7 @@ void ClusterRuntime::kill(std::uint32_t job, const std::string& reason, KillCaus
     rec.gpu_devices = 0;
     rec.idle = false;
     rec.backing_off = true;
-    SimTime backoff = restart.backoff;
-    for (std::uint32_t i = 1; i < rec.restarts && backoff < restart.max_backoff; ++i) {
-      backoff = backoff <= restart.max_backoff / 2 ? backoff * 2 : restart.max_backoff;
-    }
-    backoff = std::min(backoff, restart.max_backoff);
+    const SimTime backoff = restart_backoff(restart, rec.restarts);
     const SimTime at = backoff >= kTimeNever - sim_.now() ? kTimeNever : sim_.now() + backoff;
     sim_.schedule_at(at, requeue_handler_, job);
     return;
@@ -575,63 +570,15 @@ void ClusterRuntime::schedule_pending() {
   scheduler_.schedule_pending(executor);
 }
 
-void ClusterRuntime::plan_repartitions() {
-  if (!repartitioning_ || scheduler_.pending().empty()) return;
-  std::vector<ResourceId>& considered = resources_scratch_;
-  considered.clear();
-  for (const auto& [gpu, plan] : repartitions_) considered.push_back(plan.ask.resource);
-  scheduler_.pending().for_each([&](std::uint32_t job) {
-    const PodShape& shape = shapes_.shapes[jobs_[job].spec.shape];
-    if (shape.gpu_units == 0) return;
-    // One repartitioning under way per resource; and none while some GPU offers the resource
-    // at all (the pod waits for it, rather than drain GPUs that serve other pods).
-    if (std::find(considered.begin(), considered.end(), shape.gpu_resource) != considered.end()) return;
-    considered.push_back(shape.gpu_resource);
-    const DeviceAsk ask{shape.gpu_resource, 1, shape.gpu_units, shape.gpu_per_device};
-    const Gpu* chosen = nullptr;
-    for (const Gpu& gpu : cluster_.gpus()) {
-      if (gpu.advertises(shape.gpu_resource)) return;
-      if (gpu.draining || !scheduler_.node_may_host(shape, cluster_.node(gpu.node))) continue;
-      if (!gpu.sharing->can_repartition_for(ask)) continue;
-      if (chosen == nullptr || gpu.residents.size() < chosen->residents.size()) chosen = &gpu;
-    }
-    if (chosen == nullptr) return;
-    const std::uint32_t g = chosen->index;
-    cluster_.gpu(g).draining = true;
-    repartitions_[g] = Repartition{ask, job, sim_.now(), -1};
-    log("repartition", job,
-        "drain " + cluster_.node(chosen->node).name + " GPU " + std::to_string(chosen->local_index) + " to offer " +
-            cluster_.resource_names().name(shape.gpu_resource));
-    if (chosen->residents.empty()) begin_reconfiguration(g);
-  });
-}
-
-void ClusterRuntime::begin_reconfiguration(std::uint32_t gpu) {
-  Repartition& plan = repartitions_.at(gpu);
-  if (plan.reconfigure_start >= 0) return;
-  plan.reconfigure_start = sim_.now();
-  cluster_.withdraw_resources(gpu);
-  scheduler_.node_changed(cluster_.gpu(gpu).node);
-  sim_.schedule_in(cluster_.gpu(gpu).sharing->repartition_time(), repartition_handler_, gpu);
-}
-
-void ClusterRuntime::on_repartitioned(std::uint32_t gpu_index) {
-  const Repartition plan = repartitions_.at(gpu_index);
-  repartitions_.erase(gpu_index);
-  Gpu& gpu = cluster_.gpu(gpu_index);
-  gpu.sharing->repartition_for(plan.ask);
-  cluster_.advertise_resources(gpu_index);
-  gpu.draining = false;
-  GpuUsage& usage = gpu_usage_[gpu_index];
+void ClusterRuntime::on_repartitioned(std::uint32_t gpu, std::uint32_t trigger, SimTime drain_start,
+                                      SimTime reconfigure_start, const std::string& detail) {
+  GpuUsage& usage = gpu_usage_[gpu];
   ++usage.reconfigurations;
-  usage.draining_ns += plan.reconfigure_start - plan.drain_start;
-  usage.reconfiguring_ns += sim_.now() - plan.reconfigure_start;
-  usage.in_window.draining_ns += window_.overlap(plan.drain_start, plan.reconfigure_start);
-  usage.in_window.reconfiguring_ns += window_.overlap(plan.reconfigure_start, sim_.now());
-  scheduler_.node_changed(gpu.node);
-  log("repartitioned", plan.trigger,
-      cluster_.node(gpu.node).name + " GPU " + std::to_string(gpu.local_index) + " now offers " +
-          cluster_.resource_names().name(plan.ask.resource));
+  usage.draining_ns += reconfigure_start - drain_start;
+  usage.reconfiguring_ns += sim_.now() - reconfigure_start;
+  usage.in_window.draining_ns += window_.overlap(drain_start, reconfigure_start);
+  usage.in_window.reconfiguring_ns += window_.overlap(reconfigure_start, sim_.now());
+  log("repartitioned", trigger, detail);
   schedule_pending();
 }
 
