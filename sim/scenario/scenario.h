@@ -154,8 +154,4 @@ Scenario load_scenario_text(std::string_view text, const std::string& origin, co
 // The JSON Schema of scenario files (docs/scenario.schema.json, embedded at build time).
 std::string_view scenario_schema_text();
 
-// The `sharing` of a node pool that names none: the schema's default for it (a policy that
-// hands out whole GPUs), so that sim/ itself names no policy.
-const nlohmann::json& default_pool_sharing();
-
 }  // namespace sharesim

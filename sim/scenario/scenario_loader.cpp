@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "sim/scenario/default_sharing.h"
 #include "sim/scenario/input_error.h"
 #include "sim/scenario/json_pointer.h"
 #include "sim/scenario/json_reader.h"

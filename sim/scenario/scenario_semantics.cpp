@@ -15,7 +15,7 @@
 #include "sim/scenario/error_text.h"
 #include "sim/scenario/json_pointer.h"
 #include "sim/scenario/json_reader.h"
-#include "sim/scenario/scenario.h"
+#include "sim/scenario/default_sharing.h"
 
 namespace sharesim {
 namespace {

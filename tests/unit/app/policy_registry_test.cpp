@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "run_helpers.h"
+#include "sim/scenario/default_sharing.h"
 #include "sim/scenario/input_error.h"
 
 namespace sharesim {
