@@ -2,7 +2,8 @@
 // What a sharing policy tells the rest of sharesim about itself, in one record that its own
 // folder fills: its name, how one GPU's policy object is made from a pool's `sharing` config
 // (the factory reads and checks the config itself), the config `sharesim compare` gives it by
-// default, whether `compare` lists it by default, and whether it hands out whole GPUs.
+// default, whether `compare` lists it by default, the per-device quantities it honours, and
+// whether it hands out whole GPUs.
 // policies/registered_policies.cpp lists the built-in ones, one line each.
 #include <cstdint>
 #include <functional>
@@ -16,6 +17,7 @@
 #include "sim/cluster/gpu_catalog.h"
 #include "sim/cluster/gpu_sharing.h"
 #include "sim/cluster/resource_names.h"
+#include "sim/sched/per_device_resource.h"
 
 namespace sharesim {
 
@@ -43,6 +45,9 @@ struct PolicyEntry {
   std::function<nlohmann::ordered_json(const std::string& gpu_id)> compare_default;
   // Listed when `sharesim compare` is given no --policies (and so by `make demo`).
   bool in_demo = false;
+  // The per-device quantities a request may name for this policy to honour (fractional sharing's
+  // compute and memory shares); the workload reader checks requests against every policy's.
+  PerDeviceResourceRules per_device_resources;
   // Every pod gets whole GPUs to itself and runs at standalone speed, so sharing figures
   // (slowdown, context switches) say nothing about it.
   bool whole_gpus = false;

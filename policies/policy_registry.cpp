@@ -11,9 +11,30 @@
 namespace sharesim {
 namespace {
 
+void add_per_device_rules(const PolicyEntry& entry, PerDeviceResourceRules& all) {
+  const PerDeviceResourceRules& own = entry.per_device_resources;
+  all.rules.insert(all.rules.end(), own.rules.begin(), own.rules.end());
+  if (own.gpu_fraction_percent.empty()) return;
+  if (!all.gpu_fraction_percent.empty()) {
+    throw std::logic_error("sharing policy \"" + entry.name +
+                           "\" also says how a trace pod's fraction of a GPU is asked; one policy may");
+  }
+  all.gpu_fraction_percent = own.gpu_fraction_percent;
+}
+
 std::vector<PolicyEntry>& registry() {
   static std::vector<PolicyEntry> entries = builtin_policy_entries();
   return entries;
+}
+
+// Every entry's per-device quantities together.
+PerDeviceResourceRules& per_device_rules() {
+  static PerDeviceResourceRules all = [] {
+    PerDeviceResourceRules rules;
+    for (const PolicyEntry& entry : registry()) add_per_device_rules(entry, rules);
+    return rules;
+  }();
+  return all;
 }
 
 const PolicyEntry& find_policy(const NodePoolSpec& pool, const std::string& file) {
@@ -47,6 +68,7 @@ bool register_sharing_policy(PolicyEntry entry) {
   if (find_sharing_policy(entry.name) != nullptr) {
     throw std::logic_error("sharing policy \"" + entry.name + "\" is registered twice");
   }
+  add_per_device_rules(entry, per_device_rules());
   registry().push_back(std::move(entry));
   return true;
 }
@@ -56,6 +78,8 @@ std::vector<std::string> sharing_policy_names() {
   for (const PolicyEntry& entry : registry()) names.push_back(entry.name);
   return names;
 }
+
+const PerDeviceResourceRules& registered_per_device_resources() { return per_device_rules(); }
 
 std::string demo_policy_list() {
   std::string list;

@@ -21,10 +21,13 @@ const std::vector<PolicyEntry>& sharing_policies();
 // The entry named `name`, nullptr when none is.
 const PolicyEntry* find_sharing_policy(std::string_view name);
 // Adds a policy beside the built-in ones (test policies); returns true so that one line at
-// namespace scope registers it. Call before any run starts; the name must be new.
+// namespace scope registers it. Call before any run starts (runs on other threads read the
+// registry); the name must be new.
 bool register_sharing_policy(PolicyEntry entry);
 
 std::vector<std::string> sharing_policy_names();
+// Every registered policy's per-device quantities, for the workload reader (WorkloadContext).
+const PerDeviceResourceRules& registered_per_device_resources();
 // The policies `sharesim compare` runs when given no --policies, comma-separated.
 std::string demo_policy_list();
 

@@ -245,6 +245,22 @@ PolicyEntry fractional_policy_entry() {
                                           names.intern(kHamiGpuMemPercent), names.intern(kHamiGpuCores)};
     return std::make_unique<HamiPolicy>(resources, settings.device_split_count, build.model, build.profile);
   };
+  // Their sources: docs/scenario.md "Requests".
+  entry.per_device_resources.rules = {
+      {std::string(kAliyunGpuCore), std::string(kAliyunGpuMem), 5, 100, 5,
+       "ACK cGPU allocates computing power in multiples of 5 percent of a GPU, at least 5 (Alibaba Cloud ACK "
+       "documentation, \"Allocate computing power by scheduling shared GPU\")",
+       ""},
+      {std::string(kHamiGpuMem), std::string(kNvidiaGpu), 1, kNoPerDeviceLimit, 1,
+       "HAMi: MiB of device memory for each vGPU", "the memory of the vGPU"},
+      {std::string(kHamiGpuMemPercent), std::string(kNvidiaGpu), 1, 100, 1,
+       "HAMi: percent of the GPU's device memory for each vGPU", "the memory of the vGPU"},
+      {std::string(kHamiGpuCores), std::string(kNvidiaGpu), 0, 100, 1,
+       "HAMi: percent of the GPU's compute for each vGPU", ""},
+  };
+  // A trace pod's fraction of a GPU becomes HAMi's memory and compute percentages, which HAMi
+  // honours; policies that hand out whole devices ignore them.
+  entry.per_device_resources.gpu_fraction_percent = {std::string(kHamiGpuMemPercent), std::string(kHamiGpuCores)};
   entry.in_demo = true;
   return entry;
 }
