@@ -18,7 +18,7 @@ namespace sharesim {
 struct CompareCommand {
   CLI::App* command = nullptr;
   std::string path;
-  std::string policies{kDefaultComparePolicies};
+  std::string policies = default_compare_policies();
   std::optional<std::string> seed;
   std::string output;
   std::vector<std::string> sets;
@@ -34,9 +34,9 @@ std::shared_ptr<CompareCommand> add_compare_command(CLI::App& app) {
       app.add_subcommand("compare", "Run a scenario's workload and seed under each sharing policy, side by side");
   options->command = compare;
   compare->add_option("scenario", options->path, "Scenario file (JSON)")->required();
-  compare->add_option("--policies", options->policies,
-                      "Comma-separated policies or the scenario's compare.variants (default: " +
-                          std::string(kDefaultComparePolicies) + ")");
+  compare->add_option(
+      "--policies", options->policies,
+      "Comma-separated policies or the scenario's compare.variants (default: " + default_compare_policies() + ")");
   compare->add_option("--seed", options->seed, "Seed (overrides the scenario's), the same for every policy");
   compare->add_option("-o,--output", options->output, "Output directory (default: results/runs/<name>-compare)")
       ->check(empty_output_problem);

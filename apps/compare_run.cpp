@@ -6,6 +6,7 @@
 
 #include "apps/progress_bar.h"
 #include "apps/run_verdict.h"
+#include "policies/policy_registry.h"
 #include "sim/core/csv_format.h"
 #include "sim/metrics/output_files.h"
 #include "sim/metrics/output_set.h"
@@ -143,6 +144,8 @@ std::string pad_right(const std::string& text, std::size_t width) {
 
 }  // namespace
 
+std::string default_compare_policies() { return demo_policy_list(); }
+
 std::vector<std::string> parse_policy_list(std::string_view text, const std::string& option) {
   std::vector<std::string> names;
   std::size_t start = 0;
@@ -152,7 +155,7 @@ std::vector<std::string> parse_policy_list(std::string_view text, const std::str
         text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
     if (name.empty()) {
       throw InputError(option, "",
-                       "expected a comma-separated list of policy names (e.g. " + std::string(kDefaultComparePolicies) +
+                       "expected a comma-separated list of policy names (e.g. " + default_compare_policies() +
                            "), found " + quote(text));
     }
     if (std::find(names.begin(), names.end(), name) != names.end()) {

@@ -1,10 +1,9 @@
 #pragma once
 // `sharesim compare`: one scenario, the same workload and seed, run once per sharing policy.
 // Each variant replaces the `sharing` object of every node pool that has GPUs (or, for a
-// per-pool variant, of the pools it names; apps/sharing_variant.h) with the policy's built-in
-// default (exclusive; timeslice and mps with 4 replicas; mig with the
-// single strategy and the all-2g layout; vgpu with the type that puts 4 vGPUs on the pool's
-// GPU; fractional as {"policy": "fractional"}) or with a config the scenario names under
+// per-pool variant, of the pools it names; apps/sharing_variant.h) with the policy's own
+// default (its registry entry's compare default, policies/policy_entry.h) or with a config the
+// scenario names under
 // `compare.variants`. Every variant runs; a config that does not fit the cluster is an
 // InputError naming the variant. Outputs: docs/outputs.md "compare.csv and compare.json".
 #include <memory>
@@ -19,8 +18,8 @@
 
 namespace sharesim {
 
-// The default of --policies: every built-in policy.
-inline constexpr std::string_view kDefaultComparePolicies = "exclusive,timeslice,mps,mig,vgpu,fractional";
+// The default of --policies: the registered policies listed in the demo (policies/policy_entry.h).
+std::string default_compare_policies();
 
 // Splits "a,b,c"; throws InputError naming `option` for an empty list, an empty name or a
 // name listed twice.

@@ -30,6 +30,7 @@
 #include "apps/summary_table.h"
 #include "apps/sweep_command.h"
 #include "apps/trace_command.h"
+#include "policies/policy_registry.h"
 #include "sim/cluster/gpu_table.h"
 #include "sim/scenario/error_text.h"
 #include "sim/scenario/input_error.h"
@@ -104,7 +105,7 @@ int command_validate(const ScenarioArgs& args) {
   // Building the run checks what only the libraries know (sharing configs, sample files);
   // reading the workload once checks every job, trace rows included, without running.
   ScenarioRun run(scenario, catalog);
-  StandaloneWorkload workload(scenario, catalog, &run.cluster());
+  StandaloneWorkload workload(scenario, catalog, registered_per_device_resources(), &run.cluster());
   const std::size_t jobs = workload.read_all();
   const auto count = [](std::size_t n, const char* one, const char* many) {
     return count_of(static_cast<long long>(n), one, many);
@@ -132,7 +133,7 @@ int command_generate(const ScenarioArgs& args, const std::string& output) {
   const GpuCatalog& catalog = catalog_for(args, storage);
   const Scenario scenario = load(args, catalog);
   const ScenarioRun run(scenario, catalog);  // its cluster checks that every job could run
-  StandaloneWorkload workload(scenario, catalog, &run.cluster());
+  StandaloneWorkload workload(scenario, catalog, registered_per_device_resources(), &run.cluster());
   // Service and notebook generators add their origins only as their services arrive.
   if (const auto generators = scenario.workload.find("generators"); generators != scenario.workload.end()) {
     for (std::size_t i = 0; i < generators->size(); ++i) {

@@ -28,8 +28,8 @@ ScenarioCluster build_scenario_cluster(const Scenario& scenario, const GpuCatalo
   built.calibration =
       std::make_unique<CalibrationSet>(scenario.calibration_overrides, scenario.file, "/calibration/overrides");
   built.cluster = std::make_unique<Cluster>(
-      scenario.node_pools, catalog, make_sharing_factory(scenario.file, *built.calibration, builtin_measured_profiles()),
-      scenario.file);
+      scenario.node_pools, catalog,
+      make_sharing_factory(scenario.file, *built.calibration, builtin_measured_profiles()), scenario.file);
   return built;
 }
 
@@ -42,7 +42,8 @@ ScenarioRun::ScenarioRun(const Scenario& scenario, const GpuCatalog& catalog) : 
   calibration_ = std::move(built.calibration);
   cluster_ = std::move(built.cluster);
   workload_context_ = std::make_unique<WorkloadContext>(shapes_, origins_, cluster_->resource_names(), catalog,
-                                                        scenario_.file, scenario_.base_dir, scenario_.seed);
+                                                        registered_per_device_resources(), scenario_.file,
+                                                        scenario_.base_dir, scenario_.seed);
   workload_context_->until = scenario_.until;
   workload_context_->priority_classes = scenario_.scheduler.priority_classes;
   workload_context_->capacity_check = [cluster = cluster_.get()](const PodShape& shape, std::uint32_t pods) {
@@ -127,8 +128,7 @@ void ScenarioRun::write_outputs(OutputSet& set, const std::string& prefix) {
   set.write(prefix + "timeseries.csv", [this](std::ostream& out) { write_timeseries_csv(out, *runtime_); });
   if (!metrics_.services.empty()) {
     set.write(prefix + "services.csv", [this](std::ostream& out) { write_services_csv(out, metrics_); });
-    set.write(prefix + "request_latency.csv",
-              [this](std::ostream& out) { write_request_latency_csv(out, metrics_); });
+    set.write(prefix + "request_latency.csv", [this](std::ostream& out) { write_request_latency_csv(out, metrics_); });
   }
   if (event_log_) set.write(prefix + "events.csv", event_log_->view());
   set.write(prefix + "timing.json", timing().dump(2) + "\n");

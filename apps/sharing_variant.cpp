@@ -3,8 +3,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "policies/mig/mig_profiles.h"
-#include "policies/vgpu/vgpu_types.h"
+#include "policies/policy_registry.h"
 #include "sim/scenario/did_you_mean.h"
 #include "sim/scenario/error_text.h"
 #include "sim/scenario/json_pointer.h"
@@ -14,54 +13,14 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr std::int64_t kSharesPerGpu = 4;  // replicas of timeslice and mps, vGPUs per GPU of vgpu
-
 bool has_gpus(const NodePoolSpec& pool) { return pool.gpus_per_node > 0; }
 
-bool is_builtin(const std::string& name) {
-  const auto& names = builtin_sharing_names();
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
+bool is_builtin(const std::string& name) { return find_sharing_policy(name) != nullptr; }
 
-// The C-series type that puts kSharesPerGpu vGPUs on a GPU, else the nearest with more
-// (smaller vGPUs), else the one with the most; empty when sharesim has no table for the GPU.
-std::optional<std::string> default_vgpu_profile(const std::string& gpu_id) {
-  const std::vector<VgpuType> types = vgpu_types_for(gpu_id);
-  const VgpuType* best = nullptr;
-  for (const VgpuType& type : types) {
-    if (type.max_per_gpu < kSharesPerGpu) continue;
-    if (best == nullptr || type.max_per_gpu < best->max_per_gpu) best = &type;
-  }
-  for (const VgpuType& type : types) {
-    if (best == nullptr || (best->max_per_gpu < kSharesPerGpu && type.max_per_gpu > best->max_per_gpu)) best = &type;
-  }
-  if (best == nullptr) return std::nullopt;
-  return best->name;
-}
-
-// A built-in policy's default sharing object for one pool.
+// A registered policy's default sharing object for one pool (its entry's compare default).
 Json builtin_sharing(const std::string& policy, const NodePoolSpec& pool) {
-  Json sharing{{"policy", policy}};
-  if (policy == "timeslice" || policy == "mps") sharing["replicas"] = kSharesPerGpu;
-  if (policy == "vgpu") {
-    // Without a type table the registry's own message says so when the run is built.
-    if (const std::optional<std::string> profile = default_vgpu_profile(pool.gpu)) sharing["profile"] = *profile;
-  }
-  if (policy == "mig") {
-    // Single strategy, so pods keep asking nvidia.com/gpu; all-2g is three instances per GPU,
-    // the MIG layout nearest the 4-way sharing of the others. Without a MIG table the
-    // registry's own message says so when the run is built.
-    if (const MigGpuProfiles* mig = mig_profiles_for(pool.gpu)) {
-      for (const std::string& layout : mig->layout_names()) {
-        if (layout.rfind("all-2g.", 0) == 0 && layout.find(".me") == std::string::npos) {
-          sharing["strategy"] = "single";
-          sharing["layout"] = layout;
-          break;
-        }
-      }
-    }
-  }
-  return sharing;
+  const PolicyEntry& entry = *find_sharing_policy(policy);
+  return entry.compare_default ? entry.compare_default(pool.gpu) : Json{{"policy", policy}};
 }
 
 // Pool names and variant names share the scenario's name rule.
@@ -114,10 +73,7 @@ std::string sharing_policy(const Json& sharing, const std::string& file, const s
 
 }  // namespace
 
-const std::vector<std::string>& builtin_sharing_names() {
-  static const std::vector<std::string> names{"exclusive", "timeslice", "mps", "mig", "vgpu", "fractional"};
-  return names;
-}
+std::vector<std::string> builtin_sharing_names() { return sharing_policy_names(); }
 
 Json SharingVariant::sharing_summary() const {
   Json first;

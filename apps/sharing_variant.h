@@ -20,8 +20,8 @@
 
 namespace sharesim {
 
-// The built-in policy names, in the order compare lists them.
-const std::vector<std::string>& builtin_sharing_names();
+// The registered policy names (policies/policy_registry.h), in the order compare lists them.
+std::vector<std::string> builtin_sharing_names();
 
 struct SharingVariant {
   std::string name;       // as --policies lists it: "timeslice", or a named variant "ts8"

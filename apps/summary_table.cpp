@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "policies/policy_registry.h"
 #include "sim/scenario/error_text.h"
 
 namespace sharesim {
@@ -63,9 +64,12 @@ std::string format_summary_table(const ScenarioRun& run, const std::string& outp
            "   admission error " + std::to_string(m.killed_admission) + "   of which by another pod's " +
            std::to_string(m.killed_by_other) + "\n";
   }
-  // Sharing figures matter only where some GPU is shared (an exclusive GPU runs at slowdown 1).
-  const bool shared =
-      std::any_of(m.pools.begin(), m.pools.end(), [](const PoolMetrics& p) { return p.policy != "exclusive"; });
+  // Sharing figures matter only where some GPU is shared (a policy that hands out whole GPUs runs
+  // every pod at slowdown 1).
+  const bool shared = std::any_of(m.pools.begin(), m.pools.end(), [](const PoolMetrics& p) {
+    const PolicyEntry* policy = find_sharing_policy(p.policy);
+    return policy == nullptr || !policy->whole_gpus;
+  });
   if (shared) {
     // Slowdown is over completed jobs with standalone work; notebooks and services have none,
     // their slowdown is per cell or request (the services table below).

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "policies/policy_registry.h"
 #include "sim/cluster/gpu_catalog.h"
 #include "sim/scenario/input_error.h"
 #include "workloads/openb_trace.h"
@@ -118,14 +119,14 @@ int run_trace_command(TraceCommand& c) {
   const GpuCatalog& catalog = catalog_of(c, storage);
   const auto start = std::chrono::steady_clock::now();
   if (c.stats->parsed()) {
-    TraceFile trace(trace_spec(c), catalog);
+    TraceFile trace(trace_spec(c), catalog, registered_per_device_resources());
     const TraceStats stats = compute_trace_stats(trace, c.bins);
     print_bench(c, stats.jobs, start);
     std::cout << format_trace_stats(stats, c.input + " (format " + c.format + ")");
     return 0;
   }
   if (c.convert->parsed()) {
-    TraceFile trace(trace_spec(c), catalog);
+    TraceFile trace(trace_spec(c), catalog, registered_per_device_resources());
     const std::string temp = c.output + ".tmp";
     std::size_t written = 0;
     try {

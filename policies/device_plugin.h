@@ -9,8 +9,15 @@
 #include <string_view>
 
 #include "sim/cluster/gpu_sharing.h"
+#include "sim/cluster/resource_names.h"
 
 namespace sharesim {
+
+// The resource replicas are advertised as: nvidia.com/gpu, or nvidia.com/gpu.shared with
+// renameByDefault (NVIDIA k8s-device-plugin README, "Shared Access to GPUs").
+inline std::string shared_resource_name(bool rename_by_default) {
+  return rename_by_default ? std::string(kNvidiaGpu) + ".shared" : std::string(kNvidiaGpu);
+}
 
 // admit() of a replica-counting policy: only free units matter (memory is nobody's business).
 inline bool admit_free_units(const DeviceAsk& ask, std::int64_t free_units, std::string_view resource_name,

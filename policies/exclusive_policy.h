@@ -1,6 +1,7 @@
 #pragma once
 // Exclusive GPUs: the NVIDIA device plugin without sharing. Each GPU advertises one
 // `nvidia.com/gpu`; a pod that holds it runs alone at standalone speed.
+#include "policies/policy_entry.h"
 #include "sim/cluster/gpu_sharing.h"
 
 namespace sharesim {
@@ -18,5 +19,8 @@ class ExclusivePolicy final : public GpuSharing {
  private:
   ResourceId nvidia_gpu_;
 };
+
+// Its registry entry (policies/registered_policies.cpp).
+PolicyEntry exclusive_policy_entry();
 
 }  // namespace sharesim

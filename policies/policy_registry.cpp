@@ -1,16 +1,9 @@
 #include "policies/policy_registry.h"
 
-#include <algorithm>
-#include <array>
 #include <optional>
+#include <stdexcept>
 
-#include "policies/exclusive_policy.h"
-#include "policies/fractional/fractional_policy.h"
-#include "policies/mig/mig_policy.h"
-#include "policies/mps/mps_policy.h"
 #include "policies/sharing_config.h"
-#include "policies/timeslice/timeslice_policy.h"
-#include "policies/vgpu/vgpu_policy.h"
 #include "sim/scenario/did_you_mean.h"
 #include "sim/scenario/error_text.h"
 #include "sim/scenario/input_error.h"
@@ -18,55 +11,31 @@
 namespace sharesim {
 namespace {
 
-struct PolicyEntry {
-  const char* name;
-  // Checks the config (throwing InputError) and makes one GPU's policy object.
-  std::unique_ptr<GpuSharing> (*make)(const SharingConfig& config, const GpuModel& model, ResourceNames& names,
-                                      const CalibrationProfile& profile, const MeasuredProfiles& measured);
-};
-
-// Time-slicing and MPS advertise nvidia.com/gpu, or nvidia.com/gpu.shared with
-// rename_by_default (NVIDIA k8s-device-plugin, "Shared Access to GPUs").
-std::string shared_resource_name(bool rename_by_default) {
-  return rename_by_default ? std::string(kNvidiaGpu) + ".shared" : std::string(kNvidiaGpu);
+void add_per_device_rules(const PolicyEntry& entry, PerDeviceResourceRules& all) {
+  const PerDeviceResourceRules& own = entry.per_device_resources;
+  all.rules.insert(all.rules.end(), own.rules.begin(), own.rules.end());
+  if (own.gpu_fraction_percent.empty()) return;
+  if (!all.gpu_fraction_percent.empty()) {
+    throw std::logic_error("sharing policy \"" + entry.name +
+                           "\" also says how a trace pod's fraction of a GPU is asked; one policy may");
+  }
+  all.gpu_fraction_percent = own.gpu_fraction_percent;
 }
 
-const std::array<PolicyEntry, 6> kPolicies{{
-    {"exclusive",
-     [](const SharingConfig& config, const GpuModel&, ResourceNames& names, const CalibrationProfile&,
-        const MeasuredProfiles&) -> std::unique_ptr<GpuSharing> {
-       config.reject_unknown_keys({});
-       return std::make_unique<ExclusivePolicy>(names.intern(kNvidiaGpu));
-     }},
-    {"timeslice",
-     [](const SharingConfig& config, const GpuModel& model, ResourceNames& names, const CalibrationProfile& profile,
-        const MeasuredProfiles&) -> std::unique_ptr<GpuSharing> {
-       const TimesliceSettings settings = TimesliceSettings::read(config, model);
-       const std::string resource = shared_resource_name(settings.rename_by_default);
-       return std::make_unique<TimeslicePolicy>(settings, names.intern(resource), resource, model, profile);
-     }},
-    {"mps",
-     [](const SharingConfig& config, const GpuModel& model, ResourceNames& names, const CalibrationProfile& profile,
-        const MeasuredProfiles& measured) -> std::unique_ptr<GpuSharing> {
-       const MpsSettings settings = MpsSettings::read(config, model);
-       const std::string resource = shared_resource_name(settings.rename_by_default);
-       return std::make_unique<MpsPolicy>(settings, names.intern(resource), resource, model, profile, measured);
-     }},
-    {"vgpu",
-     [](const SharingConfig& config, const GpuModel& model, ResourceNames& names, const CalibrationProfile& profile,
-        const MeasuredProfiles&) -> std::unique_ptr<GpuSharing> {
-       return std::make_unique<VgpuPolicy>(VgpuSettings::read(config, model, profile), names.intern(kNvidiaGpu),
-                                           profile);
-     }},
-    {"mig",
-     [](const SharingConfig& config, const GpuModel& model, ResourceNames& names, const CalibrationProfile& profile,
-        const MeasuredProfiles& measured) -> std::unique_ptr<GpuSharing> {
-       return std::make_unique<MigPolicy>(MigSettings::read(config, model), model, names, profile, measured.mig_speed);
-     }},
-    {"fractional",
-     [](const SharingConfig& config, const GpuModel& model, ResourceNames& names, const CalibrationProfile& profile,
-        const MeasuredProfiles&) { return make_fractional_policy(config, model, names, profile); }},
-}};
+std::vector<PolicyEntry>& registry() {
+  static std::vector<PolicyEntry> entries = builtin_policy_entries();
+  return entries;
+}
+
+// Every entry's per-device quantities together.
+PerDeviceResourceRules& per_device_rules() {
+  static PerDeviceResourceRules all = [] {
+    PerDeviceResourceRules rules;
+    for (const PolicyEntry& entry : registry()) add_per_device_rules(entry, rules);
+    return rules;
+  }();
+  return all;
+}
 
 const PolicyEntry& find_policy(const NodePoolSpec& pool, const std::string& file) {
   const std::string pointer = pool.pointer + "/sharing/policy";
@@ -75,9 +44,7 @@ const PolicyEntry& find_policy(const NodePoolSpec& pool, const std::string& file
     throw InputError(file, pointer, "expected a sharing policy name (a string)");
   }
   const std::string name = policy->get<std::string>();
-  for (const PolicyEntry& entry : kPolicies) {
-    if (name == entry.name) return entry;
-  }
+  if (const PolicyEntry* entry = find_sharing_policy(name)) return *entry;
   const std::vector<std::string> known = sharing_policy_names();
   const std::optional<std::string> suggestion = closest_match(name, known);
   throw InputError(
@@ -88,20 +55,48 @@ const PolicyEntry& find_policy(const NodePoolSpec& pool, const std::string& file
 
 }  // namespace
 
+const std::vector<PolicyEntry>& sharing_policies() { return registry(); }
+
+const PolicyEntry* find_sharing_policy(std::string_view name) {
+  for (const PolicyEntry& entry : registry()) {
+    if (entry.name == name) return &entry;
+  }
+  return nullptr;
+}
+
+bool register_sharing_policy(PolicyEntry entry) {
+  if (find_sharing_policy(entry.name) != nullptr) {
+    throw std::logic_error("sharing policy \"" + entry.name + "\" is registered twice");
+  }
+  add_per_device_rules(entry, per_device_rules());
+  registry().push_back(std::move(entry));
+  return true;
+}
+
+std::vector<std::string> sharing_policy_names() {
+  std::vector<std::string> names;
+  for (const PolicyEntry& entry : registry()) names.push_back(entry.name);
+  return names;
+}
+
+const PerDeviceResourceRules& registered_per_device_resources() { return per_device_rules(); }
+
+std::string demo_policy_list() {
+  std::string list;
+  for (const PolicyEntry& entry : registry()) {
+    if (entry.in_demo) list += (list.empty() ? "" : ",") + entry.name;
+  }
+  return list;
+}
+
 SharingFactory make_sharing_factory(const std::string& scenario_file, const CalibrationSet& calibration,
                                     MeasuredProfiles measured) {
   return
       [scenario_file, &calibration, measured](const NodePoolSpec& pool, const GpuModel& model, ResourceNames& names) {
         const PolicyEntry& entry = find_policy(pool, scenario_file);
         const SharingConfig config(pool.sharing, scenario_file, pool.pointer + "/sharing");
-        return entry.make(config, model, names, calibration.for_gpu(model.id), measured);
+        return entry.make({config, model, names, calibration.for_gpu(model.id), measured});
       };
-}
-
-std::vector<std::string> sharing_policy_names() {
-  std::vector<std::string> names;
-  for (const PolicyEntry& entry : kPolicies) names.emplace_back(entry.name);
-  return names;
 }
 
 }  // namespace sharesim

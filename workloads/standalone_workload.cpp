@@ -5,8 +5,9 @@
 
 namespace sharesim {
 
-StandaloneWorkload::StandaloneWorkload(const Scenario& scenario, const GpuCatalog& catalog, const Cluster* cluster)
-    : context_(shapes_, origins_, names_, catalog, scenario.file, scenario.base_dir, scenario.seed) {
+StandaloneWorkload::StandaloneWorkload(const Scenario& scenario, const GpuCatalog& catalog,
+                                       const PerDeviceResourceRules& per_device, const Cluster* cluster)
+    : context_(shapes_, origins_, names_, catalog, per_device, scenario.file, scenario.base_dir, scenario.seed) {
   context_.until = scenario.until;
   context_.priority_classes = scenario.scheduler.priority_classes;
   if (cluster != nullptr) {

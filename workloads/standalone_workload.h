@@ -15,7 +15,9 @@ namespace sharesim {
 class StandaloneWorkload {
  public:
   // With a cluster, trace rows whose pods could never run on it are errors, as in a run.
-  StandaloneWorkload(const Scenario& scenario, const GpuCatalog& catalog, const Cluster* cluster = nullptr);
+  // `per_device` must outlive it (the registry's, policies/policy_registry.h).
+  StandaloneWorkload(const Scenario& scenario, const GpuCatalog& catalog, const PerDeviceResourceRules& per_device,
+                     const Cluster* cluster = nullptr);
 
   std::vector<std::unique_ptr<JobSource>>& sources() { return sources_; }
   const ShapeTable& shapes() const { return shapes_; }

@@ -37,8 +37,9 @@ InputError as_option_error(const InputError& error, const nlohmann::json& trace_
 
 }  // namespace
 
-TraceFile::TraceFile(const nlohmann::json& trace_spec, const GpuCatalog& catalog)
-    : context_(shapes_, origins_, names_, catalog, "--format", "", 1) {
+TraceFile::TraceFile(const nlohmann::json& trace_spec, const GpuCatalog& catalog,
+                     const PerDeviceResourceRules& per_device)
+    : context_(shapes_, origins_, names_, catalog, per_device, "--format", "", 1) {
   try {
     sources_ = build_job_sources(nlohmann::json{{"trace", trace_spec}}, context_);
   } catch (const InputError& error) {

@@ -21,7 +21,8 @@ struct TraceRecord;
 // A trace given on the command line: the same keys as a scenario's "trace" object.
 class TraceFile {
  public:
-  TraceFile(const nlohmann::json& trace_spec, const GpuCatalog& catalog);
+  // `per_device` must outlive it (the registry's, policies/policy_registry.h).
+  TraceFile(const nlohmann::json& trace_spec, const GpuCatalog& catalog, const PerDeviceResourceRules& per_device);
   ~TraceFile();
   JobSource& source() { return *sources_.front(); }
   const ShapeTable& shapes() const { return shapes_; }

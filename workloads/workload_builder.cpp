@@ -335,7 +335,7 @@ std::unique_ptr<JobSource> make_generator(const nlohmann::json& spec, std::size_
     ShapeTable trace_shapes;
     std::vector<JobOrigin> trace_origins;
     WorkloadContext trace_context(trace_shapes, trace_origins, context.resource_names, context.catalog,
-                                  context.scenario_file, context.base_dir, context.seed);
+                                  context.per_device_rules, context.scenario_file, context.base_dir, context.seed);
     trace_context.capacity_check = context.capacity_check;
     trace_context.report = context.report;
     for (const char* key : {"time_scale", "load_factor"}) {

@@ -1,6 +1,6 @@
 #include "workloads/workload_context.h"
 
-#include <array>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <optional>
@@ -16,45 +16,19 @@
 namespace sharesim {
 namespace {
 
-// The extended resources a request's `limits` may name beside its one device resource. Each is
-// an amount of every device the pod is given (a share of that one GPU's compute or memory), not
-// a number of devices: the scheduler checks and takes it per device (PodShape::gpu_per_device),
-// where the device resource is counted per node. They are the fractional-sharing quantities of
-// Alibaba ACK cGPU (computing power beside aliyun.com/gpu-mem) and of HAMi (memory and cores of
-// each vGPU beside nvidia.com/gpu); docs/scenario.md "Requests" has their sources.
-struct PerDeviceResource {
-  std::string_view name;
-  std::string_view device_resource;  // the device resource it must go with
-  std::int64_t min;
-  std::int64_t max;
-  std::int64_t step;         // the value must be a multiple of it
-  std::string_view meaning;  // what it is and who says so, for error messages
-};
-constexpr std::int64_t kNoLimit = std::numeric_limits<std::int64_t>::max();
-constexpr std::array<PerDeviceResource, 4> kPerDeviceResources{{
-    {"aliyun.com/gpu-core.percentage", "aliyun.com/gpu-mem", 5, 100, 5,
-     "ACK cGPU allocates computing power in multiples of 5 percent of a GPU, at least 5 (Alibaba Cloud ACK "
-     "documentation, \"Allocate computing power by scheduling shared GPU\")"},
-    {"nvidia.com/gpumem", "nvidia.com/gpu", 1, kNoLimit, 1, "HAMi: MiB of device memory for each vGPU"},
-    {"nvidia.com/gpumem-percentage", "nvidia.com/gpu", 1, 100, 1,
-     "HAMi: percent of the GPU's device memory for each vGPU"},
-    {"nvidia.com/gpucores", "nvidia.com/gpu", 0, 100, 1, "HAMi: percent of the GPU's compute for each vGPU"},
-}};
-
-const PerDeviceResource* find_per_device(std::string_view name) {
-  for (const PerDeviceResource& r : kPerDeviceResources) {
-    if (r.name == name) return &r;
-  }
-  return nullptr;
-}
-
-std::string range_phrase(const PerDeviceResource& r) {
+std::string range_phrase(const PerDeviceResourceRule& r) {
   std::string text = r.step > 1 ? "a multiple of " + std::to_string(r.step) : std::string("an integer");
-  if (r.max == kNoLimit) return text + " >= " + std::to_string(r.min);
+  if (r.max == kNoPerDeviceLimit) return text + " >= " + std::to_string(r.min);
   return text + " from " + std::to_string(r.min) + " to " + std::to_string(r.max);
 }
 
 }  // namespace
+
+std::string WorkloadContext::per_device_names() const {
+  std::string names;
+  for (const PerDeviceResourceRule& rule : per_device_rules.rules) names += (names.empty() ? "" : ", ") + rule.name;
+  return names;
+}
 
 std::uint32_t WorkloadContext::intern_origin(const std::string& name, const std::string& kind) {
   const auto [it, inserted] = origin_index_.try_emplace({name, kind}, static_cast<std::uint32_t>(origins.size()));
@@ -103,18 +77,17 @@ std::uint32_t WorkloadContext::shape_from_values(std::int64_t gpus, std::int64_t
 void WorkloadContext::read_limits(const nlohmann::json& limits, const std::string& pointer, PodShape& shape) {
   const std::string limits_pointer = pointer + "/limits";
   const std::string* device = nullptr;
-  std::vector<std::pair<const PerDeviceResource*, std::int64_t>> per_device;
+  std::vector<std::pair<const PerDeviceResourceRule*, std::int64_t>> per_device;
   for (const auto& [name, value] : limits.items()) {
     const std::string where = pointer_append(limits_pointer, name);
     const std::int64_t quantity = value.get<std::int64_t>();
-    const PerDeviceResource* rule = find_per_device(name);
+    const PerDeviceResourceRule* rule = per_device_rules.find(name);
     if (rule == nullptr) {
       if (device != nullptr) {
         throw InputError(scenario_file, where,
                          "expected one device resource in \"limits\", found two: " + quote(*device) + " and " +
-                             quote(name) + " (the other keys may only be per-device quantities: " +
-                             "aliyun.com/gpu-core.percentage, nvidia.com/gpumem, nvidia.com/gpumem-percentage, "
-                             "nvidia.com/gpucores)");
+                             quote(name) + " (the other keys may only be per-device quantities: " + per_device_names() +
+                             ")");
       }
       if (quantity < 1) {
         throw InputError(scenario_file, where,
@@ -138,21 +111,26 @@ void WorkloadContext::read_limits(const nlohmann::json& limits, const std::strin
                      "expected one device resource in \"limits\" (e.g. \"nvidia.com/gpu\", "
                      "\"aliyun.com/gpu-mem\", \"nvidia.com/mig-1g.10gb\"), found none");
   }
-  bool has_memory = false;
-  for (const auto& [rule, quantity] : per_device) {
+  for (std::size_t i = 0; i < per_device.size(); ++i) {
+    const PerDeviceResourceRule* rule = per_device[i].first;
     const std::string where = pointer_append(limits_pointer, rule->name);
     if (rule->device_resource != *device) {
       throw InputError(scenario_file, where,
                        quote(rule->name) + " goes with the device resource " + quote(rule->device_resource) +
-                           ", found " + quote(*device) + "; " + std::string(rule->meaning));
+                           ", found " + quote(*device) + "; " + rule->meaning);
     }
-    const bool sets_memory = rule->name == "nvidia.com/gpumem" || rule->name == "nvidia.com/gpumem-percentage";
-    if (sets_memory && has_memory) {
+    if (rule->sets.empty()) continue;
+    for (std::size_t earlier = 0; earlier < i; ++earlier) {
+      const PerDeviceResourceRule* other = per_device[earlier].first;
+      if (other->sets != rule->sets) continue;
+      // Named in the rules' order, whichever order the request gives them in.
+      const bool other_first = std::less<>()(other, rule);
+      const PerDeviceResourceRule* first = other_first ? other : rule;
+      const PerDeviceResourceRule* second = other_first ? rule : other;
       throw InputError(scenario_file, where,
-                       "expected either \"nvidia.com/gpumem\" or \"nvidia.com/gpumem-percentage\", found both "
-                       "(each sets the memory of the vGPU)");
+                       "expected either " + quote(first->name) + " or " + quote(second->name) +
+                           ", found both (each sets " + rule->sets + ")");
     }
-    has_memory = has_memory || sets_memory;
   }
   if (per_device.size() > kMaxPerDeviceQuantities) {
     throw InputError(scenario_file, limits_pointer,
@@ -160,7 +138,7 @@ void WorkloadContext::read_limits(const nlohmann::json& limits, const std::strin
                          std::to_string(per_device.size()));
   }
   // In the table's order, so that equal requests make equal shapes.
-  for (const PerDeviceResource& rule : kPerDeviceResources) {
+  for (const PerDeviceResourceRule& rule : per_device_rules.rules) {
     for (const auto& [found, quantity] : per_device) {
       if (found != &rule) continue;
       shape.gpu_per_device.items[shape.gpu_per_device.count++] = {resource_names.intern(rule.name), quantity};
@@ -169,12 +147,14 @@ void WorkloadContext::read_limits(const nlohmann::json& limits, const std::strin
 }
 
 std::uint32_t WorkloadContext::with_gpu_fraction(std::uint32_t shape, std::int64_t gpu_milli) {
-  if (gpu_milli <= 0 || gpu_milli >= 1000 || shapes.shapes[shape].gpu_units != 1) return shape;
+  const std::vector<std::string>& quantities = per_device_rules.gpu_fraction_percent;
+  if (gpu_milli <= 0 || gpu_milli >= 1000 || shapes.shapes[shape].gpu_units != 1 || quantities.empty()) return shape;
   PodShape fractional = shapes.shapes[shape];
   const std::int64_t percent = (gpu_milli + 9) / 10;
-  fractional.gpu_per_device.items[0] = {resource_names.intern("nvidia.com/gpumem-percentage"), percent};
-  fractional.gpu_per_device.items[1] = {resource_names.intern("nvidia.com/gpucores"), percent};
-  fractional.gpu_per_device.count = 2;
+  fractional.gpu_per_device.count = 0;
+  for (const std::string& quantity : quantities) {
+    fractional.gpu_per_device.items[fractional.gpu_per_device.count++] = {resource_names.intern(quantity), percent};
+  }
   return shapes.intern(fractional);
 }
 

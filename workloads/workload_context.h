@@ -13,16 +13,19 @@
 #include "sim/cluster/resource_names.h"
 #include "sim/scenario/scenario.h"
 #include "sim/sched/job.h"
+#include "sim/sched/per_device_resource.h"
 
 namespace sharesim {
 
 struct WorkloadContext {
   WorkloadContext(ShapeTable& shape_table, std::vector<JobOrigin>& origin_table, ResourceNames& names,
-                  const GpuCatalog& gpu_catalog, std::string file, std::string dir, std::uint64_t run_seed)
+                  const GpuCatalog& gpu_catalog, const PerDeviceResourceRules& per_device, std::string file,
+                  std::string dir, std::uint64_t run_seed)
       : shapes(shape_table),
         origins(origin_table),
         resource_names(names),
         catalog(gpu_catalog),
+        per_device_rules(per_device),
         scenario_file(std::move(file)),
         base_dir(std::move(dir)),
         seed(run_seed) {}
@@ -31,6 +34,9 @@ struct WorkloadContext {
   std::vector<JobOrigin>& origins;
   ResourceNames& resource_names;
   const GpuCatalog& catalog;
+  // The per-device quantities a request's `limits` may name, as the run's policies declare them
+  // (policies/policy_registry.h registered_per_device_resources()).
+  const PerDeviceResourceRules& per_device_rules;
   std::string scenario_file;
   std::string base_dir;
   std::uint64_t seed = 1;
@@ -55,9 +61,9 @@ struct WorkloadContext {
                                   const std::string& gpu_model_id, const std::string& file, const std::string& where,
                                   const PhaseDemand& demand = PhaseDemand{});
   // A trace pod that asks for part of one GPU (gpu_milli < 1000, docs/traces.md) carries its
-  // fraction as HAMi per-device quantities: nvidia.com/gpucores and nvidia.com/gpumem-percentage
-  // = ceil(gpu_milli / 10). The fractional policy (hami) honours them; policies that hand out
-  // whole devices ignore them, so there the pod holds one GPU as before.
+  // fraction as the per-device quantities per_device_rules names for it, each ceil(gpu_milli / 10)
+  // percent. The policy that declares them honours them; policies that hand out whole devices
+  // ignore them, so there the pod holds one GPU as before.
   std::uint32_t with_gpu_fraction(std::uint32_t shape, std::int64_t gpu_milli);
 
   // Why a job of `pods` pods of this shape could never run on the cluster ("" when it
@@ -72,6 +78,8 @@ struct WorkloadContext {
   void note(const std::string& text) const;
 
  private:
+  // The per-device quantities' names, for error messages.
+  std::string per_device_names() const;
   // Reads a request's `limits` into the shape's device resource and per-device quantities.
   void read_limits(const nlohmann::json& limits, const std::string& pointer, PodShape& shape);
 

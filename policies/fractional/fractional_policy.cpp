@@ -199,12 +199,16 @@ bool HamiPolicy::admit(const DeviceAsk& ask, std::int64_t free_units, std::span<
     return false;
   };
   if (memory_mib_ - used_memory < memory) {
-    return refuse([&] { return "HAMi CardInsufficientMemory: the pod's vGPU needs " + std::to_string(memory) +
-                  " MiB of device memory, more than a GPU has left"; });
+    return refuse([&] {
+      return "HAMi CardInsufficientMemory: the pod's vGPU needs " + std::to_string(memory) +
+             " MiB of device memory, more than a GPU has left";
+    });
   }
   if (100 - used_cores < percent) {
-    return refuse([&] { return "HAMi CardInsufficientCore: the pod's vGPU needs " + std::to_string(percent) +
-                  "% of a GPU's compute (nvidia.com/gpucores), more than a GPU has left"; });
+    return refuse([&] {
+      return "HAMi CardInsufficientCore: the pod's vGPU needs " + std::to_string(percent) +
+             "% of a GPU's compute (nvidia.com/gpucores), more than a GPU has left";
+    });
   }
   if (percent == 100 && !residents.empty()) {
     return refuse([] {
@@ -225,17 +229,40 @@ bool HamiPolicy::admit(const DeviceAsk& ask, std::int64_t free_units, std::span<
 
 // ---- the registry's entry --------------------------------------------------------------
 
-std::unique_ptr<GpuSharing> make_fractional_policy(const SharingConfig& config, const GpuModel& model,
-                                                   ResourceNames& names, const CalibrationProfile& profile) {
-  const FractionalSettings settings = FractionalSettings::read(config);
-  if (settings.flavour == FractionalFlavour::Cgpu) {
-    return std::make_unique<CgpuPolicy>(names.intern(kAliyunGpuMem), names.intern(kAliyunGpuCore), model, profile);
-  }
-  // The per-vGPU quantities are interned though not advertised, so that requests naming them
-  // share this table's ids (HAMi's scheduler tracks them per device, not as node resources).
-  const HamiPolicy::Resources resources{names.intern(kNvidiaGpu), names.intern(kHamiGpuMem),
-                                        names.intern(kHamiGpuMemPercent), names.intern(kHamiGpuCores)};
-  return std::make_unique<HamiPolicy>(resources, settings.device_split_count, model, profile);
+PolicyEntry fractional_policy_entry() {
+  PolicyEntry entry;
+  entry.name = "fractional";
+  entry.make = [](const PolicyBuildContext& build) -> std::unique_ptr<GpuSharing> {
+    const FractionalSettings settings = FractionalSettings::read(build.config);
+    ResourceNames& names = build.names;
+    if (settings.flavour == FractionalFlavour::Cgpu) {
+      return std::make_unique<CgpuPolicy>(names.intern(kAliyunGpuMem), names.intern(kAliyunGpuCore), build.model,
+                                          build.profile);
+    }
+    // The per-vGPU quantities are interned though not advertised, so that requests naming them
+    // share this table's ids (HAMi's scheduler tracks them per device, not as node resources).
+    const HamiPolicy::Resources resources{names.intern(kNvidiaGpu), names.intern(kHamiGpuMem),
+                                          names.intern(kHamiGpuMemPercent), names.intern(kHamiGpuCores)};
+    return std::make_unique<HamiPolicy>(resources, settings.device_split_count, build.model, build.profile);
+  };
+  // Their sources: docs/scenario.md "Requests".
+  entry.per_device_resources.rules = {
+      {std::string(kAliyunGpuCore), std::string(kAliyunGpuMem), 5, 100, 5,
+       "ACK cGPU allocates computing power in multiples of 5 percent of a GPU, at least 5 (Alibaba Cloud ACK "
+       "documentation, \"Allocate computing power by scheduling shared GPU\")",
+       ""},
+      {std::string(kHamiGpuMem), std::string(kNvidiaGpu), 1, kNoPerDeviceLimit, 1,
+       "HAMi: MiB of device memory for each vGPU", "the memory of the vGPU"},
+      {std::string(kHamiGpuMemPercent), std::string(kNvidiaGpu), 1, 100, 1,
+       "HAMi: percent of the GPU's device memory for each vGPU", "the memory of the vGPU"},
+      {std::string(kHamiGpuCores), std::string(kNvidiaGpu), 0, 100, 1,
+       "HAMi: percent of the GPU's compute for each vGPU", ""},
+  };
+  // A trace pod's fraction of a GPU becomes HAMi's memory and compute percentages, which HAMi
+  // honours; policies that hand out whole devices ignore them.
+  entry.per_device_resources.gpu_fraction_percent = {std::string(kHamiGpuMemPercent), std::string(kHamiGpuCores)};
+  entry.in_demo = true;
+  return entry;
 }
 
 }  // namespace sharesim

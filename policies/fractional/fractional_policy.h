@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "policies/calibration/calibration_profile.h"
+#include "policies/policy_entry.h"
 #include "policies/time_sharing/slice_timing.h"
 #include "sim/cluster/gpu_catalog.h"
 #include "sim/cluster/gpu_sharing.h"
@@ -112,8 +113,7 @@ class HamiPolicy final : public FractionalPolicy {
   std::int64_t device_split_count_;
 };
 
-// Checks the pool's config and makes one GPU's policy object (the registry's entry).
-std::unique_ptr<GpuSharing> make_fractional_policy(const SharingConfig& config, const GpuModel& model,
-                                                   ResourceNames& names, const CalibrationProfile& profile);
+// Its registry entry (policies/registered_policies.cpp).
+PolicyEntry fractional_policy_entry();
 
 }  // namespace sharesim

@@ -8,6 +8,7 @@
 #include "policies/contention/contention_model.h"
 #include "policies/device_plugin.h"
 #include "policies/memory_accounting.h"
+#include "policies/mig/mig_profiles.h"
 #include "policies/sharing_config.h"
 #include "policies/time_sharing/duty_cycle.h"
 #include "sim/scenario/error_text.h"
@@ -307,6 +308,33 @@ void MigPolicy::repartition_for(const DeviceAsk& ask) {
 std::string MigPolicy::instance_name(std::size_t instance) const {
   const MigInstance& i = settings_.layout.instances[instance];
   return std::string(i.profile->name) + "@" + std::to_string(i.start);
+}
+
+PolicyEntry mig_policy_entry() {
+  PolicyEntry entry;
+  entry.name = "mig";
+  entry.make = [](const PolicyBuildContext& build) -> std::unique_ptr<GpuSharing> {
+    return std::make_unique<MigPolicy>(MigSettings::read(build.config, build.model), build.model, build.names,
+                                       build.profile, build.measured.mig_speed);
+  };
+  entry.compare_default = [](const std::string& gpu_id) {
+    nlohmann::ordered_json sharing{{"policy", "mig"}};
+    // Single strategy, so pods keep asking nvidia.com/gpu; all-2g is three instances per GPU,
+    // the MIG layout nearest the 4-way sharing of the others. Without a MIG table the
+    // factory's own message says so when the run is built.
+    if (const MigGpuProfiles* mig = mig_profiles_for(gpu_id)) {
+      for (const std::string& layout : mig->layout_names()) {
+        if (layout.rfind("all-2g.", 0) == 0 && layout.find(".me") == std::string::npos) {
+          sharing["strategy"] = "single";
+          sharing["layout"] = layout;
+          break;
+        }
+      }
+    }
+    return sharing;
+  };
+  entry.in_demo = true;
+  return entry;
 }
 
 }  // namespace sharesim

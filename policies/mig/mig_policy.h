@@ -22,6 +22,7 @@
 #include "policies/calibration/calibration_profile.h"
 #include "policies/measured_profiles.h"
 #include "policies/mig/mig_layout.h"
+#include "policies/policy_entry.h"
 #include "policies/time_sharing/slice_timing.h"
 #include "policies/timeslice/timeslice_policy.h"
 #include "sim/cluster/gpu_catalog.h"
@@ -96,5 +97,8 @@ class MigPolicy final : public GpuSharing {
   SimTime reconfiguration_ns_ = 0;
   MeasuredMigSpeed measured_speed_;
 };
+
+// Its registry entry (policies/registered_policies.cpp).
+PolicyEntry mig_policy_entry();
 
 }  // namespace sharesim

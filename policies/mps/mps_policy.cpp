@@ -163,4 +163,20 @@ void MpsPolicy::on_fault(std::span<const Resident> residents, std::size_t /*faul
   out.reason = "fatal GPU fault in an MPS client: the MPS server fails every client on this GPU";
 }
 
+PolicyEntry mps_policy_entry() {
+  PolicyEntry entry;
+  entry.name = "mps";
+  entry.make = [](const PolicyBuildContext& build) -> std::unique_ptr<GpuSharing> {
+    const MpsSettings settings = MpsSettings::read(build.config, build.model);
+    const std::string resource = shared_resource_name(settings.rename_by_default);
+    return std::make_unique<MpsPolicy>(settings, build.names.intern(resource), resource, build.model, build.profile,
+                                       build.measured);
+  };
+  entry.compare_default = [](const std::string&) {
+    return nlohmann::ordered_json{{"policy", "mps"}, {"replicas", kCompareSharesPerGpu}};
+  };
+  entry.in_demo = true;
+  return entry;
+}
+
 }  // namespace sharesim

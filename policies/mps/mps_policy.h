@@ -13,6 +13,7 @@
 #include "policies/calibration/calibration_profile.h"
 #include "policies/device_plugin.h"
 #include "policies/measured_profiles.h"
+#include "policies/policy_entry.h"
 #include "sim/cluster/gpu_catalog.h"
 #include "sim/cluster/gpu_sharing.h"
 
@@ -67,5 +68,8 @@ class MpsPolicy final : public GpuSharing {
   // has no fitted parameters.
   bool profiled_rates(std::span<Resident> residents) const;
 };
+
+// Its registry entry (policies/registered_policies.cpp).
+PolicyEntry mps_policy_entry();
 
 }  // namespace sharesim

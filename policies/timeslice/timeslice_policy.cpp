@@ -92,4 +92,20 @@ std::optional<SliceSchedule> TimeslicePolicy::slice_schedule() const {
   return SliceSchedule{timing_.slice_ns, timing_.gap_ns, settings_.duty_period_ns};
 }
 
+PolicyEntry timeslice_policy_entry() {
+  PolicyEntry entry;
+  entry.name = "timeslice";
+  entry.make = [](const PolicyBuildContext& build) -> std::unique_ptr<GpuSharing> {
+    const TimesliceSettings settings = TimesliceSettings::read(build.config, build.model);
+    const std::string resource = shared_resource_name(settings.rename_by_default);
+    return std::make_unique<TimeslicePolicy>(settings, build.names.intern(resource), resource, build.model,
+                                             build.profile);
+  };
+  entry.compare_default = [](const std::string&) {
+    return nlohmann::ordered_json{{"policy", "timeslice"}, {"replicas", kCompareSharesPerGpu}};
+  };
+  entry.in_demo = true;
+  return entry;
+}
+
 }  // namespace sharesim

@@ -7,6 +7,7 @@
 // or every pod on the GPU dies. Contexts are isolated from each other's faults.
 #include "policies/calibration/calibration_profile.h"
 #include "policies/device_plugin.h"
+#include "policies/policy_entry.h"
 #include "policies/time_sharing/slice_timing.h"
 #include "sim/cluster/gpu_catalog.h"
 #include "sim/cluster/gpu_sharing.h"
@@ -59,5 +60,8 @@ class TimeslicePolicy final : public GpuSharing {
   mutable std::vector<double> duty_scratch_;
   mutable std::vector<double> speed_scratch_;
 };
+
+// Its registry entry (policies/registered_policies.cpp).
+PolicyEntry timeslice_policy_entry();
 
 }  // namespace sharesim

@@ -1,6 +1,8 @@
 #include "policies/vgpu/vgpu_policy.h"
 
 #include <cmath>
+#include <optional>
+#include <vector>
 
 #include "policies/device_plugin.h"
 #include "policies/memory_accounting.h"
@@ -106,6 +108,44 @@ double VgpuPolicy::context_switches_per_ns(std::span<const Resident> residents) 
     return duty_cycle_turn_taking(duty_scratch_, time_efficiency()) * while_taking_turns;
   }
   return contexts_in_turn(residents) >= 2 ? while_taking_turns : 0.0;
+}
+
+namespace {
+
+// The C-series type that puts kCompareSharesPerGpu vGPUs on a GPU, else the nearest with more
+// (smaller vGPUs), else the one with the most; empty when sharesim has no table for the GPU.
+std::optional<std::string> compare_vgpu_type(const std::string& gpu_id) {
+  const std::vector<VgpuType> types = vgpu_types_for(gpu_id);
+  const VgpuType* best = nullptr;
+  for (const VgpuType& type : types) {
+    if (type.max_per_gpu < kCompareSharesPerGpu) continue;
+    if (best == nullptr || type.max_per_gpu < best->max_per_gpu) best = &type;
+  }
+  for (const VgpuType& type : types) {
+    if (best == nullptr || (best->max_per_gpu < kCompareSharesPerGpu && type.max_per_gpu > best->max_per_gpu))
+      best = &type;
+  }
+  if (best == nullptr) return std::nullopt;
+  return best->name;
+}
+
+}  // namespace
+
+PolicyEntry vgpu_policy_entry() {
+  PolicyEntry entry;
+  entry.name = "vgpu";
+  entry.make = [](const PolicyBuildContext& build) -> std::unique_ptr<GpuSharing> {
+    return std::make_unique<VgpuPolicy>(VgpuSettings::read(build.config, build.model, build.profile),
+                                        build.names.intern(kNvidiaGpu), build.profile);
+  };
+  entry.compare_default = [](const std::string& gpu_id) {
+    nlohmann::ordered_json sharing{{"policy", "vgpu"}};
+    // Without a type table the factory's own message says so when the run is built.
+    if (const std::optional<std::string> type = compare_vgpu_type(gpu_id)) sharing["profile"] = *type;
+    return sharing;
+  };
+  entry.in_demo = true;
+  return entry;
 }
 
 }  // namespace sharesim

@@ -7,6 +7,7 @@
 //   equal_share  - an equal share for every running vGPU (occupied), busy or idle;
 //   fixed_share  - 1 / max vGPUs of the type, whatever the others do.
 #include "policies/calibration/calibration_profile.h"
+#include "policies/policy_entry.h"
 #include "policies/vgpu/vgpu_types.h"
 #include "sim/cluster/gpu_catalog.h"
 #include "sim/cluster/gpu_sharing.h"
@@ -53,5 +54,8 @@ class VgpuPolicy final : public GpuSharing {
   mutable std::vector<double> duty_scratch_;
   mutable std::vector<double> speed_scratch_;
 };
+
+// Its registry entry (policies/registered_policies.cpp).
+PolicyEntry vgpu_policy_entry();
 
 }  // namespace sharesim

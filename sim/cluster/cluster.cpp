@@ -31,7 +31,7 @@ Cluster::Cluster(const std::vector<NodePoolSpec>& pools, const GpuCatalog& catal
     pool.first_node = static_cast<std::uint32_t>(nodes_.size());
     pool.node_count = static_cast<std::uint32_t>(spec.nodes);
     pool.gpus_per_node = static_cast<std::uint32_t>(spec.gpus_per_node);
-    pool.policy = spec.sharing.value("policy", "exclusive");
+    pool.policy = spec.sharing.value("policy", "");
     pool.sharing = spec.sharing;
     pool.taints = spec.taints;
     pool.topology = std::make_shared<NodeTopology>(kind, pool.gpus_per_node);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "sim/scenario/default_sharing.h"
 #include "sim/scenario/input_error.h"
 #include "sim/scenario/json_pointer.h"
 #include "sim/scenario/json_reader.h"
@@ -74,7 +75,7 @@ NodePoolSpec node_pool_spec(const Json& pool, std::size_t index) {
   // Eight-GPU servers (DGX/HGX) are NVSwitch machines; smaller ones are usually PCIe.
   spec.topology = pool.value("topology", spec.gpus_per_node == 8 ? "nvswitch" : "pcie");
   spec.nodes_per_rack = pool.value("nodes_per_rack", std::int64_t{0});
-  spec.sharing = pool.contains("sharing") ? nlohmann::json(pool["sharing"]) : nlohmann::json{{"policy", "exclusive"}};
+  spec.sharing = pool.contains("sharing") ? nlohmann::json(pool["sharing"]) : default_pool_sharing();
   spec.pointer = pointer_append("/cluster/node_pools", index);
   return spec;
 }
@@ -193,6 +194,12 @@ Scenario load_scenario(std::string_view text, const std::string& origin, const s
 }  // namespace
 
 std::string_view scenario_schema_text() { return embedded::scenario_schema(); }
+
+const nlohmann::json& default_pool_sharing() {
+  static const nlohmann::json sharing =
+      nlohmann::json::parse(scenario_schema_text())["$defs"]["node_pool"]["properties"]["sharing"]["default"];
+  return sharing;
+}
 
 Scenario load_scenario_file(const std::string& path, const GpuCatalog& catalog,
                             const std::vector<Override>& overrides) {

@@ -15,6 +15,7 @@
 #include "sim/scenario/error_text.h"
 #include "sim/scenario/json_pointer.h"
 #include "sim/scenario/json_reader.h"
+#include "sim/scenario/default_sharing.h"
 
 namespace sharesim {
 namespace {
@@ -150,9 +151,11 @@ class SemanticChecker {
         report(pointer + "/topology",
                "\"nvlink-pairs\" pairs GPUs two by two, so gpus_per_node must be even, found " + std::to_string(gpus));
       }
-      // Whole GPUs are what an exclusive pool offers; a shared pool advertises more units (replicas,
-      // vGPUs), which only its policy knows: the run's capacity check on the built cluster covers it.
-      const bool whole_gpus = !pool.contains("sharing") || pool["sharing"].value("policy", "") == "exclusive";
+      // Whole GPUs are what a pool with the default sharing offers; a shared pool advertises more
+      // units (replicas, vGPUs), which only its policy knows: the run's capacity check on the built
+      // cluster covers it.
+      const bool whole_gpus = !pool.contains("sharing") || pool["sharing"].value("policy", "") ==
+                                                               default_pool_sharing().at("policy").get<std::string>();
       const std::int64_t gpu_units = whole_gpus ? gpus : std::numeric_limits<std::int64_t>::max();
       capacities_.push_back({gpu, pool["nodes"].get<std::int64_t>(), gpu_units, pool["cpu_milli"].get<std::int64_t>(),
                              pool["memory_mib"].get<std::int64_t>()});

@@ -2,6 +2,7 @@
 // gavel), the input read whole as `sharesim trace stats` reads it. Built once per format.
 #include <nlohmann/json.hpp>
 
+#include "policies/policy_registry.h"
 #include "sim/cluster/gpu_catalog.h"
 #include "tests/fuzz/fuzz_input.h"
 #include "workloads/trace_tools.h"
@@ -13,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Gavel durations need measured throughputs: the test table.
   if (format == "gavel") spec["throughputs"] = SHARESIM_SOURCE_DIR "/tests/data/traces/gavel_throughputs.json";
   fuzz::refuse_or_accept([&] {
-    TraceFile trace(spec, GpuCatalog::builtin());
+    TraceFile trace(spec, GpuCatalog::builtin(), registered_per_device_resources());
     compute_trace_stats(trace);
   });
   return 0;

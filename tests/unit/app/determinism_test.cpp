@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "policies/policy_registry.h"
 #include "run_helpers.h"
 #include "sim/metrics/output_files.h"
 #include "sim/scenario/input_error.h"
@@ -95,7 +96,8 @@ TEST(Determinism, AddingAGeneratorLeavesAnotherGeneratorsJobsUnchanged) {
 // `trace_path`, replays that trace on the same cluster and expects the same jobs.csv.
 void expect_trace_replays_identically(const std::string& scenario, int nodes, int gpus,
                                       const std::filesystem::path& trace_path, std::size_t expected_jobs) {
-  StandaloneWorkload workload(testing::scenario_from_text(scenario), GpuCatalog::builtin());
+  StandaloneWorkload workload(testing::scenario_from_text(scenario), GpuCatalog::builtin(),
+                              registered_per_device_resources());
   {
     std::ofstream out(trace_path);
     EXPECT_EQ(write_native_trace(out, workload.sources(), workload.shapes(), workload.origins()), expected_jobs);

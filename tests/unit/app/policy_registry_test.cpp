@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "run_helpers.h"
+#include "sim/scenario/default_sharing.h"
 #include "sim/scenario/input_error.h"
 
 namespace sharesim {
@@ -30,8 +31,9 @@ TEST(PolicyRegistry, MisspeltPolicySuggestsTheKnownOne) {
 }
 
 TEST(PolicyRegistry, EveryBuiltInPolicyIsRegistered) {
-  EXPECT_EQ(sharing_policy_names(),
-            (std::vector<std::string>{"exclusive", "timeslice", "mps", "vgpu", "mig", "fractional"}));
+  std::vector<std::string> builtin;
+  for (const PolicyEntry& entry : builtin_policy_entries()) builtin.push_back(entry.name);
+  EXPECT_EQ(builtin, (std::vector<std::string>{"exclusive", "timeslice", "mps", "mig", "vgpu", "fractional"}));
   const InputError e = sharing_error(R"({"policy": "migg"})");
   EXPECT_EQ(e.where(), "/cluster/node_pools/0/sharing/policy");
   EXPECT_EQ(e.problem(), "unknown sharing policy \"migg\"; did you mean \"mig\"?");
@@ -41,6 +43,14 @@ TEST(PolicyRegistry, UnknownSettingNamesTheAllowedOnes) {
   const InputError e = sharing_error(R"({"policy": "exclusive", "replicas": 4})");
   EXPECT_EQ(e.where(), "/cluster/node_pools/0/sharing/replicas");
   EXPECT_EQ(e.problem(), "unknown key \"replicas\" for sharing policy \"exclusive\"; allowed: \"policy\"");
+}
+
+// A pool that names no sharing gets the schema's default, which must be a registered policy
+// that hands out whole GPUs (the scenario checker counts such a pool's GPUs per node).
+TEST(PolicyRegistry, TheDefaultSharingIsAWholeGpuPolicy) {
+  const PolicyEntry* policy = find_sharing_policy(default_pool_sharing().at("policy").get<std::string>());
+  ASSERT_NE(policy, nullptr);
+  EXPECT_TRUE(policy->whole_gpus);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 
 #include "policies/contention/contention_model.h"
 #include "policies/contention/interference_model.h"
+#include "policies/policy_registry.h"
 #include "sim/cluster/gpu_catalog.h"
 #include "workload_test_helpers.h"
 #include "workloads/profiles/interference_validation.h"
@@ -396,7 +397,8 @@ struct ContextFixture {
   ShapeTable shapes;
   std::vector<JobOrigin> origins;
   ResourceNames names;
-  WorkloadContext context{shapes, origins, names, GpuCatalog::builtin(), "scenario.json", ".", 1};
+  WorkloadContext context{shapes,          origins, names, GpuCatalog::builtin(), registered_per_device_resources(),
+                          "scenario.json", ".",     1};
 };
 
 TEST(WorkloadProfileScenario, RequestProfileGivesTheFittedDemandAndDemandOverridesFields) {

@@ -2,6 +2,7 @@
 // column, expected vs found), skip_bad_rows reports, order and sorting.
 #include <gtest/gtest.h>
 
+#include "policies/policy_registry.h"
 #include "sim/sched/scheduler.h"
 #include "tests/unit/workloads/workload_test_helpers.h"
 #include "workloads/trace_import.h"
@@ -261,7 +262,8 @@ TEST(TraceImport, RowsThatCouldNeverRunAreBadRowsAtTheGpuColumn) {
   ShapeTable shapes;
   std::vector<JobOrigin> origins;
   ResourceNames names;
-  WorkloadContext context(shapes, origins, names, GpuCatalog::builtin(), "s.json", kTraceDir, 1);
+  WorkloadContext context(shapes, origins, names, GpuCatalog::builtin(), registered_per_device_resources(), "s.json",
+                          kTraceDir, 1);
   // A cluster whose nodes hold at most 4 GPUs.
   context.capacity_check = [](const PodShape& shape, std::uint32_t) {
     return shape.gpu_units > 4 ? "no node could ever hold a pod asking for " + std::to_string(shape.gpu_units) + " GPUs"

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "policies/policy_registry.h"
 #include "sim/cluster/gpu_catalog.h"
 #include "sim/scenario/input_error.h"
 #include "workloads/workload_builder.h"
@@ -26,7 +27,8 @@ struct BuiltWorkload {
   std::vector<std::unique_ptr<JobSource>> sources;
 
   explicit BuiltWorkload(const nlohmann::json& workload, std::uint64_t seed = 1, std::string dir = kTraceDir)
-      : context(shapes, origins, names, GpuCatalog::builtin(), "scenario.json", std::move(dir), seed) {
+      : context(shapes, origins, names, GpuCatalog::builtin(), registered_per_device_resources(), "scenario.json",
+                std::move(dir), seed) {
     context.report = [this](const std::string& text) { notes.push_back(text); };
     sources = build_job_sources(workload, context);
   }
