@@ -40,17 +40,13 @@ once() {  # KEY COMMAND...: one timed run; appends "wall kib" to $tmp/KEY.sample
 }
 
 report() {  # KEY LABEL TARGET: median wall and peak RSS of the samples, and the samples
-  awk -v label="$2" -v target="$3" '
-    { wall[NR] = $1; kib[NR] = $2 }
-    END {
-      n = asort(wall, w); asort(kib, k)
-      med = n % 2 ? w[(n + 1) / 2] : (w[n / 2] + w[n / 2 + 1]) / 2
-      kmed = n % 2 ? k[(n + 1) / 2] : (k[n / 2] + k[n / 2 + 1]) / 2
-      samples = ""
-      for (i = 1; i <= NR; ++i) samples = samples (i > 1 ? " " : "") wall[i]
-      printf "%-44s %8.2f s %7.0f MiB  (median of %d: %s)  %s\n", label, med, kmed / 1024, n, samples, target
-      print med > "/dev/stderr"
-    }' "$tmp/$1.samples" 2>"$tmp/$1.median"
+  local samples wall kib n
+  samples=$(cut -d' ' -f1 "$tmp/$1.samples" | paste -sd' ')
+  n=$(wc -l <"$tmp/$1.samples")
+  wall=$(cut -d' ' -f1 "$tmp/$1.samples" | sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+  kib=$(cut -d' ' -f2 "$tmp/$1.samples" | sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+  printf '%-44s %8.2f s %7.0f MiB  (median of %d: %s)  %s\n' "$2" "$wall" "$(awk -v k="$kib" 'BEGIN { print k / 1024 }')" "$n" "$samples" "$3"
+  echo "$wall" >"$tmp/$1.median"
 }
 
 echo "speed targets: $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
