@@ -35,18 +35,23 @@ once() {  # KEY COMMAND...: one timed run; appends "wall kib" to $tmp/KEY.sample
   local key=$1
   shift
   rm -rf "$tmp/out-$key"
-  /usr/bin/time -f "%e %M" -o "$tmp/time" "$@" >"$tmp/$key.stdout" 2>&1 || { cat "$tmp/$key.stdout"; exit 1; }
+  /usr/bin/time -f "%e %M %U %S" -o "$tmp/time" "$@" >"$tmp/$key.stdout" 2>&1 || { cat "$tmp/$key.stdout"; exit 1; }
   cat "$tmp/time" >>"$tmp/$key.samples"
 }
 
-report() {  # KEY LABEL TARGET: median wall and peak RSS of the samples, and the samples
-  local samples wall kib n
+median() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+report() {  # KEY LABEL TARGET: median wall, CPU (user + system) and peak RSS of the samples
+  local samples wall cpu kib n
   samples=$(cut -d' ' -f1 "$tmp/$1.samples" | paste -sd' ')
   n=$(wc -l <"$tmp/$1.samples")
-  wall=$(cut -d' ' -f1 "$tmp/$1.samples" | sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
-  kib=$(cut -d' ' -f2 "$tmp/$1.samples" | sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
-  printf '%-44s %8.2f s %7.0f MiB  (median of %d: %s)  %s\n' "$2" "$wall" "$(awk -v k="$kib" 'BEGIN { print k / 1024 }')" "$n" "$samples" "$3"
+  wall=$(cut -d' ' -f1 "$tmp/$1.samples" | median)
+  cpu=$(awk '{ print $3 + $4 }' "$tmp/$1.samples" | median)
+  kib=$(cut -d' ' -f2 "$tmp/$1.samples" | median)
+  printf '%-44s %8.2f s wall %8.2f s CPU %7.0f MiB  (median of %d; wall: %s)  %s\n' "$2" "$wall" "$cpu" \
+    "$(awk -v k="$kib" 'BEGIN { print k / 1024 }')" "$n" "$samples" "$3"
   echo "$wall" >"$tmp/$1.median"
+  echo "$cpu" >"$tmp/$1.cpu"
 }
 
 echo "speed targets: $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -61,8 +66,8 @@ done
 report mm8 "sharesim run: M/M/8, 1M jobs, all outputs" ">= 30x SimPy 3"
 report simpy "SimPy 3: the same M/M/8 model" ""
 sed -n 's/^/  /p' "$tmp/simpy.stdout"
-awk -v a="$(cat "$tmp/simpy.median")" -v b="$(cat "$tmp/mm8.median")" \
-  'BEGIN { printf "  SimPy 3 / sharesim (medians, whole processes): %.1fx   target >= 30x\n", a / b }'
+awk -v a="$(cat "$tmp/simpy.median")" -v b="$(cat "$tmp/mm8.median")" -v c="$(cat "$tmp/simpy.cpu")" -v d="$(cat "$tmp/mm8.cpu")" \
+  'BEGIN { printf "  SimPy 3 / sharesim (medians, whole processes): %.1fx wall, %.1fx CPU   target >= 30x\n", a / b, c / d }'
 report 1m "sharesim run: 1M jobs on 10,000 GPUs" "target <= 1 s"
 if [[ $big == --big ]]; then
   scenario 10m-100k 12500 25 3600 10000000
