@@ -68,6 +68,36 @@ struct CalibrationRow {
   double median = 0, max = 0;
 };
 
+// The `processes` co-runs (each stressor a process of its own, so the GPU time-slices them)
+// against the timeslice policy made with the GPU's calibration profile: a prediction, nothing
+// is fitted to these speeds. Only GPU-bound stressors: `launch` runs empty kernels, so it keeps
+// the GPU busy a share of the time no measurement gives (its duty cycle), and is left out.
+void add_time_sliced_rows(const calib::RawData& raw, const std::string& file, std::vector<CalibrationRow>& rows) {
+  std::map<std::string, double> alone;
+  for (const calib::CorunCase& c : raw.corun->cases) {
+    if (c.mode == "processes" && c.kernels.size() == 1) alone[c.kernels[0]] = c.throughput[0];
+  }
+  const auto under_test = make_policy(raw.gpu, {{"policy", "timeslice"}, {"replicas", 8}}, {});
+  std::map<std::size_t, std::vector<double>> errors_by_size;
+  for (const calib::CorunCase& c : raw.corun->cases) {
+    const bool gpu_bound = std::find(c.kernels.begin(), c.kernels.end(), "launch") == c.kernels.end();
+    if (c.mode != "processes" || c.kernels.size() < 2 || !gpu_bound) continue;
+    std::vector<Resident> residents(c.kernels.size());  // always busy: the default demand's duty 1
+    const std::vector<double> predicted = rates_of(*under_test->policy, residents);
+    for (std::size_t v = 0; v < c.kernels.size(); ++v) {
+      const auto solo = alone.find(c.kernels[v]);
+      if (solo == alone.end()) throw InputError(file, "/corun", "no alone run of " + quote(c.kernels[v]));
+      const double measured = c.throughput[v] / solo->second;
+      errors_by_size[c.kernels.size()].push_back(std::abs(predicted[v] - measured) / measured);
+    }
+  }
+  for (const auto& [size, errors] : errors_by_size) {
+    rows.push_back({raw.gpu, "time-sliced processes",
+                    std::string(size == 2 ? "pairs" : "triples") + " of GPU-bound stressors, predicted (not fitted)",
+                    errors.size(), sorted_median(errors), *std::max_element(errors.begin(), errors.end())});
+  }
+}
+
 }  // namespace
 
 ConcurrentSolver mps_policy_solver(const std::string& gpu_id) {
@@ -157,6 +187,7 @@ std::string calibration_validation_report(const std::vector<std::string>& raw_fi
       all.insert(all.end(), triples.begin(), triples.end());
       score(fit_interference(all, masks, settings), all, "pairs and triples, fitted on both (in sample)");
     }
+    add_time_sliced_rows(raw, file, rows);
   }
   std::ostringstream out;
   out << "| GPU | mode | speeds | what | median abs rel err | max abs rel err |\n|---|---|---|---|---|---|\n";

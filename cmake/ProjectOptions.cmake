@@ -20,6 +20,9 @@ if(SHARESIM_SANITIZE)
   target_compile_options(sharesim_options INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer
                                                     -fno-sanitize-recover=all)
   target_link_options(sharesim_options INTERFACE -fsanitize=address,undefined)
+  # The sanitizer presets build with NDEBUG (RelWithDebInfo); the model's invariants
+  # (SHARESIM_ASSERT, sim/core/assert.h) are checked there too.
+  target_compile_definitions(sharesim_options INTERFACE SHARESIM_ENABLE_ASSERTS)
   # The sanitizers' instrumentation makes GCC report -Wmaybe-uninitialized inside libstdc++'s
   # <regex> (std::function members of its NFA states; GCC bug 105562), which is not ours.
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")

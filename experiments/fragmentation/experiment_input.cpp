@@ -17,7 +17,7 @@ namespace {
 // catalog id / GFD product name: a misspelt model would otherwise become a model of its own,
 // which no pod's gpu_spec names, and silently change the result.
 void check_node_model(const OpenbNodeRow& row, const std::string& nodes_path) {
-  const OpenbModelTable openb_models = openb_model_table();
+  static const OpenbModelTable openb_models = openb_model_table();  // built once, not per node
   if (openb_models.count(row.model) != 0 || GpuCatalog::builtin().find(row.model) != nullptr) return;
   std::vector<std::string> known;
   for (const auto& [name, id] : openb_models) known.push_back(name);

@@ -1,6 +1,9 @@
 #include "sim/cluster/cluster.h"
 
+#include <algorithm>
 #include <stdexcept>
+
+#include "sim/core/assert.h"
 
 #include "sim/scenario/input_error.h"
 #include "sim/scenario/scenario_semantics.h"
@@ -126,8 +129,73 @@ void Cluster::release_units(std::uint32_t gpu_index, ResourceId resource, std::i
   Gpu& g = gpus_[gpu_index];
   GpuResource* slot = g.find_resource(resource);
   if (slot == nullptr) throw std::logic_error("GPU does not advertise the resource being released");
+  SHARESIM_ASSERT(units >= 0 && slot->allocated >= units, "a GPU released more units than were allocated on it");
   slot->allocated -= units;
   nodes_[g.node].resource_allocated[resource] -= units;
+  SHARESIM_ASSERT(nodes_[g.node].resource_allocated[resource] >= 0, "a node's allocated units went negative");
+}
+
+void Cluster::allocate_pod_units(const PodClaim& claim, const PodPlacement& pod,
+                                 const std::vector<DeviceAllocation>& devices) {
+  Node& node = nodes_[pod.node];
+  node.cpu_allocated += claim.cpu_milli;
+  node.memory_allocated += claim.memory_mib;
+  for (std::uint32_t d = pod.first_device; d < pod.first_device + pod.device_count; ++d) {
+    SHARESIM_ASSERT(gpus_[devices[d].gpu].node == pod.node, "a pod holds a device of another node");
+    allocate_units(devices[d].gpu, claim.resource, devices[d].units);
+    // Per-device quantities the GPU advertises are booked here; the others are its policy's.
+    for (const ResourceQuantity& q : claim.per_device.view()) {
+      if (gpus_[devices[d].gpu].advertises(q.resource)) allocate_units(devices[d].gpu, q.resource, q.quantity);
+    }
+  }
+}
+
+void Cluster::release_pod_units(const PodClaim& claim, const PodPlacement& pod,
+                                const std::vector<DeviceAllocation>& devices) {
+  Node& node = nodes_[pod.node];
+  node.cpu_allocated -= claim.cpu_milli;
+  node.memory_allocated -= claim.memory_mib;
+  SHARESIM_ASSERT(node.cpu_allocated >= 0 && node.memory_allocated >= 0,
+                  "a node's allocated cpu or memory went negative");
+  for (std::uint32_t d = pod.first_device; d < pod.first_device + pod.device_count; ++d) {
+    release_units(devices[d].gpu, claim.resource, devices[d].units);
+    for (const ResourceQuantity& q : claim.per_device.view()) {
+      if (gpus_[devices[d].gpu].advertises(q.resource)) release_units(devices[d].gpu, q.resource, q.quantity);
+    }
+  }
+}
+
+void Cluster::place(std::uint32_t task, const PodClaim& claim, std::span<const PodPlacement> pods,
+                    const std::vector<DeviceAllocation>& devices) {
+  for (const PodPlacement& pod : pods) allocate_pod_units(claim, pod, devices);
+  for (const PodPlacement& pod : pods) {
+    for (std::uint32_t d = pod.first_device; d < pod.first_device + pod.device_count; ++d) {
+      Gpu& gpu = gpus_[devices[d].gpu];
+      const DeviceAsk ask = claim.ask_on(devices[d]);
+      const std::uint32_t slots = gpu.sharing->choose_slots(ask, gpu.residents);
+      gpu.residents.push_back(Resident{task, slots, 0.0, claim.demand, ask});
+    }
+  }
+}
+
+void Cluster::release(std::uint32_t task, const PodClaim& claim, std::span<const PodPlacement> pods,
+                      const std::vector<DeviceAllocation>& devices) {
+  [[maybe_unused]] std::size_t devices_held = 0;
+  [[maybe_unused]] std::size_t residents_removed = 0;
+  for (const PodPlacement& pod : pods) {
+    devices_held += pod.device_count;
+    for (std::uint32_t d = pod.first_device; d < pod.first_device + pod.device_count; ++d) {
+      std::vector<Resident>& residents = gpus_[devices[d].gpu].residents;
+      // erase (not swap-remove) keeps the others in arrival order, which round-robin policies use
+      const auto gone = std::remove_if(residents.begin(), residents.end(), [task](const Resident& r) { return r.task == task; });
+      residents_removed += static_cast<std::size_t>(residents.end() - gone);
+      residents.erase(gone, residents.end());
+    }
+  }
+  // place() made one resident per device; two pods of a gang on one GPU are two residents
+  // there, both removed at the first of their devices.
+  SHARESIM_ASSERT(residents_removed == devices_held, "a job's residents do not match the devices it holds");
+  for (const PodPlacement& pod : pods) release_pod_units(claim, pod, devices);
 }
 
 }  // namespace sharesim

@@ -1,11 +1,16 @@
 #pragma once
 // The cluster model: node pools, nodes, GPUs, their sharing-policy objects and the
 // topology graphs. Holds allocation state; the scheduler decides, the runtime executes.
+//
+// A placement is booked in one place: place() takes a job's units on its nodes and devices
+// and makes it a resident of each device together, release() undoes both, so that a GPU's
+// `residents` always match the units allocated on it.
 #include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +19,7 @@
 #include "sim/cluster/gpu_sharing.h"
 #include "sim/cluster/network_topology.h"
 #include "sim/cluster/node_topology.h"
+#include "sim/cluster/pod_placement.h"
 #include "sim/cluster/resource_names.h"
 #include "sim/scenario/scenario.h"
 
@@ -113,6 +119,22 @@ class Cluster {
   const NetworkTopology& network() const { return *network_; }
   ResourceNames& resource_names() { return names_; }
   const ResourceNames& resource_names() const { return names_; }
+
+  // A job's placement as one operation: for every pod, its cpu and memory on the node, its
+  // units and per-device quantities on each device, and the job (`task`) as a resident of each
+  // device, in device order (the policy chooses its slots as it joins). `devices` holds the
+  // ranges the pods name.
+  void place(std::uint32_t task, const PodClaim& claim, std::span<const PodPlacement> pods,
+             const std::vector<DeviceAllocation>& devices);
+  // Undoes place(): the job leaves the residents of its devices (the others keep their order,
+  // which round-robin policies use) and its units go back.
+  void release(std::uint32_t task, const PodClaim& claim, std::span<const PodPlacement> pods,
+               const std::vector<DeviceAllocation>& devices);
+  // One pod's units without residents, for trials that are undone before anything runs: the
+  // scheduler holds a gang's earlier pods while it places the later ones; the preemption dry
+  // run takes running pods off a node and puts them back.
+  void allocate_pod_units(const PodClaim& claim, const PodPlacement& pod, const std::vector<DeviceAllocation>& devices);
+  void release_pod_units(const PodClaim& claim, const PodPlacement& pod, const std::vector<DeviceAllocation>& devices);
 
   // Takes/returns `units` of `resource` on one GPU (and its node's totals).
   void allocate_units(std::uint32_t gpu, ResourceId resource, std::int64_t units);

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/core/assert.h"
+
 namespace sharesim {
 
 Simulator::Simulator(std::unique_ptr<EventQueue> queue) : queue_(std::move(queue)) {}
@@ -28,6 +30,7 @@ void Simulator::run(SimTime until) {
       if (until != kTimeNever && until > now_) now_ = until;
       return;
     }
+    SHARESIM_ASSERT(event.time >= now_, "the event queue handed back an event before the current time");
     now_ = event.time;
     ++events_processed_;
     event.handler->on_event(event.arg);

@@ -4,8 +4,10 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sim/core/assert.h"
 #include "sim/core/csv_format.h"
 #include "sim/core/huge_pages.h"
+#include "sim/runtime/restart_backoff.h"
 
 namespace sharesim {
 
@@ -47,15 +49,15 @@ ClusterRuntime::ClusterRuntime(Simulator& sim, Cluster& cluster, Scheduler& sche
                         [this](std::uint32_t gpu) {
                           gpu_usage_[gpu].context_switches += 1;
                           if (window_.contains(sim_.now())) gpu_usage_[gpu].in_window.context_switches += 1;
-                        }}) {
+                        }}),
+      repartitioner_(sim, cluster, scheduler, shapes, repartition_events_) {
   arrival_handler_.runtime = this;
   completion_handler_.runtime = this;
   sample_handler_.runtime = this;
   fault_handler_.runtime = this;
   timer_handler_.runtime = this;
   requeue_handler_.runtime = this;
-  repartition_handler_.runtime = this;
-  for (const Gpu& gpu : cluster.gpus()) repartitioning_ = repartitioning_ || gpu.sharing->can_repartition();
+  repartition_events_.runtime = this;
   preemption_ = scheduler.preemption_enabled();
   if (preemption_) jobs_on_node_.resize(cluster.nodes().size());
 }
@@ -128,21 +130,15 @@ void ClusterRuntime::on_arrival(std::size_t source) {
   pull_next_arrival(source);
   schedule_next_arrival();
   if (event_log_ != nullptr) log("submit", job, "");
-  // A newcomer may start at once if it fits, or by preempting lower-priority pods; otherwise
-  // it waits in the queue.
-  const bool started =
-      (scheduler_.might_fit(jobs_[job].spec) && try_start(job)) || (may_preempt(jobs_[job].spec) && try_preempt(job));
-  if (!started) {
-    scheduler_.pending().push(job, jobs_[job].spec.priority, job);
-    plan_repartitions();
-  }
-  if (freed_by_kill_) schedule_pending();
+  SchedulingExecutor executor{*this};
+  scheduler_.arrive(job, executor);
 }
 
 bool ClusterRuntime::try_start(std::uint32_t job, std::optional<std::uint32_t> nominated_node) {
   JobRecord& rec = jobs_[job];
+  SHARESIM_ASSERT(rec.state == JobState::Pending && !rec.backing_off, "starting a job that is not waiting");
   const auto first_pod = static_cast<std::uint32_t>(pods_.size());
-  if (!scheduler_.try_place(rec.spec, pods_, devices_, nominated_node)) return false;
+  if (!scheduler_.try_place(job, rec.spec, pods_, devices_, nominated_node)) return false;
   rec.state = JobState::Running;
   if (rec.start < 0) rec.start = sim_.now();  // a restarted job keeps its first start
   rec.last_update = sim_.now();
@@ -156,31 +152,42 @@ bool ClusterRuntime::try_start(std::uint32_t job, std::optional<std::uint32_t> n
   rec.pod_count = static_cast<std::uint32_t>(pods_.size() - first_pod);
   ++counters_.running;
   if (preemption_) {
-    lowest_started_priority_ = std::min(lowest_started_priority_, rec.spec.priority);
     if (rec.restarts > 0) run_start_[job] = sim_.now();
     for (std::uint32_t p = first_pod; p < first_pod + rec.pod_count; ++p) {
       std::vector<std::uint32_t>& on_node = jobs_on_node_[pods_[p].node];
       if (std::find(on_node.begin(), on_node.end(), job) == on_node.end()) on_node.push_back(job);
     }
   }
-  const PodShape& shape = shapes_.shapes[rec.spec.shape];
-  std::uint64_t newly_held = 0;  // GPUs this job is the first resident of
+  // The scheduler's placement made the job a resident of each of its devices (Cluster::place).
+  const PodClaim claim = claim_of(shapes_.shapes[rec.spec.shape]);
+  std::vector<std::uint32_t>& newly_held = newly_held_scratch_;  // GPUs this job is the first resident of
+  newly_held.clear();
   for_each_device(rec, [&](const DeviceAllocation& device) {
-    Gpu& gpu = cluster_.gpu(device.gpu);
-    const DeviceAsk ask{shape.gpu_resource, device.units, shape.gpu_units, shape.gpu_per_device};
-    const std::uint32_t slots = gpu.sharing->choose_slots(ask, gpu.residents);
-    if (gpu.residents.empty() && gpu_usage_[gpu.index].allocated_since < 0) ++newly_held;
-    gpu.residents.push_back(Resident{job, slots, 0.0, shape.demand, ask});
+    const Gpu& gpu = cluster_.gpu(device.gpu);
+    SHARESIM_ASSERT(std::any_of(gpu.residents.begin(), gpu.residents.end(),
+                                [job](const Resident& r) { return r.task == job; }),
+                    "a placed job is not a resident of its device");
+    if (gpu_usage_[gpu.index].allocated_since < 0) {
+      // Unallocated at its last usage update: nobody else joined it since.
+      SHARESIM_ASSERT(std::all_of(gpu.residents.begin(), gpu.residents.end(),
+                                  [job](const Resident& r) { return r.task == job; }),
+                      "a GPU whose usage shows it unallocated holds another job");
+      newly_held.push_back(gpu.index);
+    }
     ++gpu_usage_[gpu.index].jobs_started;
     ++rec.gpu_devices;
     if (rec.note < 0) {
-      const std::string note = gpu.sharing->placement_note(ask);
+      const std::string note = gpu.sharing->placement_note(claim.ask_on(device));
       if (!note.empty()) rec.note = intern_text(notes_, note_index_, note);
     }
   });
+  // Two pods of a gang may share a GPU: it is newly held once.
+  std::sort(newly_held.begin(), newly_held.end());
+  const auto newly_held_gpus =
+      static_cast<std::uint64_t>(std::unique(newly_held.begin(), newly_held.end()) - newly_held.begin());
   // Counted now, before admission: a job its own allocation kills (OOM on joining) still held
   // its GPUs, and the cluster must have had them (issue 15: "GPUs used at peak").
-  counters_.peak_allocated_gpus = std::max(counters_.peak_allocated_gpus, counters_.allocated_gpus + newly_held);
+  counters_.peak_allocated_gpus = std::max(counters_.peak_allocated_gpus, counters_.allocated_gpus + newly_held_gpus);
   if (event_log_ != nullptr) log("start", job, cluster_.node(pods_[first_pod].node).name);
   // Memory and admission: a policy may fail the newcomer (or, without memory isolation, more
   // pods) as it joins (question 4 of the policy).
@@ -268,6 +275,8 @@ void ClusterRuntime::refresh_gpu(std::uint32_t gpu_index) {
 }
 
 void ClusterRuntime::advance_progress(JobRecord& rec, SimTime time) {
+  SHARESIM_ASSERT(time >= rec.last_update, "a job's progress was brought to a time before its last update");
+  SHARESIM_ASSERT(rec.rate >= 0, "a job progresses at a negative rate");
   rec.remaining_work = std::max(0.0, rec.remaining_work - rec.rate * static_cast<double>(time - rec.last_update));
   rec.last_update = time;
 }
@@ -288,6 +297,9 @@ void ClusterRuntime::refresh_job(std::uint32_t job, const Resident* resident_on_
   }
   if (!std::isfinite(rate)) rate = 1.0;  // holds no GPU (CPU-only job): standalone speed
   if (rec.idle) rate = 0;                // an idle phase makes no progress, whatever a policy says
+  SHARESIM_ASSERT(rec.state == JobState::Running, "a rate was set for a job that is not running");
+  SHARESIM_ASSERT(rate >= 0, "a sharing policy gave a resident a negative or undefined rate");
+  SHARESIM_ASSERT(rec.remaining_work >= 0, "a job's remaining work is negative");
   if (rate == rec.rate && rec.completion.valid()) return;
   sim_.cancel(rec.completion);
   rec.rate = rate;
@@ -331,6 +343,7 @@ void ClusterRuntime::update_gpu_usage(std::uint32_t gpu_index) {
     usage.memory_mib += r.demand.mem_mib;
   }
   counters_.memory_used_mib += usage.memory_mib;
+  SHARESIM_ASSERT(counters_.memory_used_mib >= 0, "the cluster's device memory in use went negative");
   usage.sm_load = std::min(usage.sm_load, 1.0);
   usage.peak_memory_mib = std::max(usage.peak_memory_mib, usage.memory_mib);
   const bool allocated = !gpu.residents.empty();
@@ -341,6 +354,7 @@ void ClusterRuntime::update_gpu_usage(std::uint32_t gpu_index) {
     ++counters_.allocated_gpus;
     counters_.peak_allocated_gpus = std::max(counters_.peak_allocated_gpus, counters_.allocated_gpus);
   } else if (!allocated && usage.allocated_since >= 0) {
+    SHARESIM_ASSERT(counters_.allocated_gpus > 0, "more GPUs released than allocated");
     usage.allocated_ns += now - usage.allocated_since;
     usage.in_window.allocated_ns += window_.overlap(usage.allocated_since, now);
     usage.allocated_since = -1;
@@ -350,6 +364,7 @@ void ClusterRuntime::update_gpu_usage(std::uint32_t gpu_index) {
     usage.busy_since = now;
     ++counters_.busy_gpus;
   } else if (!busy && usage.busy_since >= 0) {
+    SHARESIM_ASSERT(counters_.busy_gpus > 0, "more GPUs went idle than were busy");
     usage.busy_ns += now - usage.busy_since;
     usage.in_window.busy_ns += window_.overlap(usage.busy_since, now);
     usage.busy_since = -1;
@@ -359,6 +374,7 @@ void ClusterRuntime::update_gpu_usage(std::uint32_t gpu_index) {
 
 void ClusterRuntime::on_completion(std::uint32_t job) {
   JobRecord& rec = jobs_[job];
+  SHARESIM_ASSERT(rec.state == JobState::Running, "a completion fired for a job that is not running");
   rec.completion = EventId{};
   if (rec.behaviour >= 0) {
     // The end of a step's work, not necessarily of the job.
@@ -441,21 +457,17 @@ void ClusterRuntime::apply_step(std::uint32_t job, const BehaviourStep& step) {
 }
 
 void ClusterRuntime::on_requeue(std::uint32_t job) {
+  SHARESIM_ASSERT(jobs_[job].state == JobState::Pending && jobs_[job].backing_off,
+                  "a job came back from a backoff it was not in");
   jobs_[job].backing_off = false;
   if (event_log_ != nullptr) log("requeue", job, "");
-  // Like an arrival: it may start at once; otherwise it queues behind the jobs that arrived
-  // before now (a recreated pod's creation time is now).
-  const bool started =
-      (scheduler_.might_fit(jobs_[job].spec) && try_start(job)) || (may_preempt(jobs_[job].spec) && try_preempt(job));
-  if (!started) {
-    scheduler_.pending().push(job, jobs_[job].spec.priority, jobs_.size());
-    plan_repartitions();
-  }
-  if (freed_by_kill_) schedule_pending();
+  SchedulingExecutor executor{*this};
+  scheduler_.requeue(job, executor);
 }
 
 void ClusterRuntime::complete(std::uint32_t job) {
   JobRecord& rec = jobs_[job];
+  SHARESIM_ASSERT(rec.state == JobState::Running && counters_.running > 0, "completing a job that is not running");
   if (rec.completion.valid()) sim_.cancel(rec.completion);  // when a behaviour's step ended the job
   rec.completion = EventId{};
   if (rec.behaviour >= 0) {
@@ -479,16 +491,10 @@ void ClusterRuntime::vacate(std::uint32_t job) {
   JobRecord& rec = jobs_[job];
   std::vector<std::uint32_t>& touched = vacated_gpus_scratch_;
   touched.clear();
-  for_each_device(rec, [&](const DeviceAllocation& device) {
-    Gpu& gpu = cluster_.gpu(device.gpu);
-    // erase (not swap-remove) keeps residents in arrival order, which round-robin policies use
-    gpu.residents.erase(
-        std::remove_if(gpu.residents.begin(), gpu.residents.end(), [job](const Resident& r) { return r.task == job; }),
-        gpu.residents.end());
-    touched.push_back(gpu.index);
-  });
+  for_each_device(rec, [&](const DeviceAllocation& device) { touched.push_back(device.gpu); });
+  scheduler_.release(job, rec.spec, std::span<const PodPlacement>(pods_.data() + rec.first_pod, rec.pod_count),
+                     devices_);
   for (std::uint32_t p = rec.first_pod; p < rec.first_pod + rec.pod_count; ++p) {
-    scheduler_.release_pod(rec.spec, pods_[p], devices_);
     if (preemption_) {
       std::vector<std::uint32_t>& on_node = jobs_on_node_[pods_[p].node];
       on_node.erase(std::remove(on_node.begin(), on_node.end(), job), on_node.end());
@@ -496,12 +502,13 @@ void ClusterRuntime::vacate(std::uint32_t job) {
   }
   for (std::uint32_t gpu : touched) {
     refresh_gpu(gpu);
-    if (cluster_.gpu(gpu).draining && cluster_.gpu(gpu).residents.empty()) begin_reconfiguration(gpu);
+    repartitioner_.resident_left(gpu);
   }
 }
 
 void ClusterRuntime::kill(std::uint32_t job, const std::string& reason, KillCause cause, bool by_other) {
   JobRecord& rec = jobs_[job];
+  SHARESIM_ASSERT(rec.state == JobState::Running && counters_.running > 0, "killing a job that is not running");
   sim_.cancel(rec.completion);
   rec.completion = EventId{};
   sim_.cancel(rec.fault);
@@ -524,14 +531,12 @@ void ClusterRuntime::kill(std::uint32_t job, const std::string& reason, KillCaus
   counters_.killed_preempted += cause == KillCause::Preempted ? 1 : 0;
   counters_.killed_by_other += by_other ? 1 : 0;
   const RestartSpec& restart = origins_[rec.spec.origin].restart;
-  if (restart.on_failure && rec.restarts < restart.max_restarts) {
-    // restartPolicy OnFailure with backoffLimit (docs/models.md "Checkpoints and restarts"):
-    // back to pending after the backoff, keeping the work saved by its last checkpoint.
+  if (restarts_after_kill(restart, rec.restarts)) {
+    // restartPolicy OnFailure with backoffLimit (restart_backoff.h): back to pending after the
+    // backoff, keeping the work saved by its last checkpoint.
     if (rec.behaviour < 0 && restart.checkpoint_interval > 0) {
       advance_progress(rec, sim_.now());
-      const double done = static_cast<double>(rec.spec.work) - rec.remaining_work;
-      const auto interval = static_cast<double>(restart.checkpoint_interval);
-      checkpointed_work_[job] = std::floor(done / interval) * interval;
+      checkpointed_work_[job] = checkpointed_work(restart, static_cast<double>(rec.spec.work) - rec.remaining_work);
     }
     ++rec.restarts;
     ++counters_.restarts;
@@ -544,11 +549,7 @@ void ClusterRuntime::kill(std::uint32_t job, const std::string& reason, KillCaus
     rec.gpu_devices = 0;
     rec.idle = false;
     rec.backing_off = true;
-    SimTime backoff = restart.backoff;
-    for (std::uint32_t i = 1; i < rec.restarts && backoff < restart.max_backoff; ++i) {
-      backoff = backoff <= restart.max_backoff / 2 ? backoff * 2 : restart.max_backoff;
-    }
-    backoff = std::min(backoff, restart.max_backoff);
+    const SimTime backoff = restart_backoff(restart, rec.restarts);
     const SimTime at = backoff >= kTimeNever - sim_.now() ? kTimeNever : sim_.now() + backoff;
     sim_.schedule_at(at, requeue_handler_, job);
     return;
@@ -565,90 +566,19 @@ void ClusterRuntime::kill(std::uint32_t job, const std::string& reason, KillCaus
 }
 
 void ClusterRuntime::schedule_pending() {
-  // A job that starts may kill others (OOM on a GPU without memory isolation); what they free
-  // gives the queue another pass.
-  do {
-    freed_by_kill_ = false;
-    if (scheduler_.pending().empty()) return;
-    // Within one pass, a job shape that failed once fails again: skip its twins. A job that
-    // may preempt is a twin only of jobs of its priority (a higher one may find victims).
-    failed_shapes_scratch_.clear();
-    scheduler_.pending().drain([this](std::uint32_t job) {
-      const JobSpec& spec = jobs_[job].spec;
-      const bool preempting = may_preempt(spec);
-      const bool fits_maybe = scheduler_.might_fit(spec);
-      if (!fits_maybe && !preempting) return false;
-      const FailedShape key{spec.shape, spec.pods, preempting ? spec.priority : 0, preempting};
-      if (std::find(failed_shapes_scratch_.begin(), failed_shapes_scratch_.end(), key) !=
-          failed_shapes_scratch_.end()) {
-        return false;
-      }
-      if (fits_maybe && try_start(job)) return true;
-      if (preempting && try_preempt(job)) return true;
-      failed_shapes_scratch_.push_back(key);
-      return false;
-    });
-  } while (freed_by_kill_);
-  plan_repartitions();
+  SchedulingExecutor executor{*this};
+  scheduler_.schedule_pending(executor);
 }
 
-void ClusterRuntime::plan_repartitions() {
-  if (!repartitioning_ || scheduler_.pending().empty()) return;
-  std::vector<ResourceId>& considered = resources_scratch_;
-  considered.clear();
-  for (const auto& [gpu, plan] : repartitions_) considered.push_back(plan.ask.resource);
-  scheduler_.pending().for_each([&](std::uint32_t job) {
-    const PodShape& shape = shapes_.shapes[jobs_[job].spec.shape];
-    if (shape.gpu_units == 0) return;
-    // One repartitioning under way per resource; and none while some GPU offers the resource
-    // at all (the pod waits for it, rather than drain GPUs that serve other pods).
-    if (std::find(considered.begin(), considered.end(), shape.gpu_resource) != considered.end()) return;
-    considered.push_back(shape.gpu_resource);
-    const DeviceAsk ask{shape.gpu_resource, 1, shape.gpu_units, shape.gpu_per_device};
-    const Gpu* chosen = nullptr;
-    for (const Gpu& gpu : cluster_.gpus()) {
-      if (gpu.advertises(shape.gpu_resource)) return;
-      if (gpu.draining || !scheduler_.node_may_host(shape, cluster_.node(gpu.node))) continue;
-      if (!gpu.sharing->can_repartition_for(ask)) continue;
-      if (chosen == nullptr || gpu.residents.size() < chosen->residents.size()) chosen = &gpu;
-    }
-    if (chosen == nullptr) return;
-    const std::uint32_t g = chosen->index;
-    cluster_.gpu(g).draining = true;
-    repartitions_[g] = Repartition{ask, job, sim_.now(), -1};
-    log("repartition", job,
-        "drain " + cluster_.node(chosen->node).name + " GPU " + std::to_string(chosen->local_index) + " to offer " +
-            cluster_.resource_names().name(shape.gpu_resource));
-    if (chosen->residents.empty()) begin_reconfiguration(g);
-  });
-}
-
-void ClusterRuntime::begin_reconfiguration(std::uint32_t gpu) {
-  Repartition& plan = repartitions_.at(gpu);
-  if (plan.reconfigure_start >= 0) return;
-  plan.reconfigure_start = sim_.now();
-  cluster_.withdraw_resources(gpu);
-  scheduler_.node_changed(cluster_.gpu(gpu).node);
-  sim_.schedule_in(cluster_.gpu(gpu).sharing->repartition_time(), repartition_handler_, gpu);
-}
-
-void ClusterRuntime::on_repartitioned(std::uint32_t gpu_index) {
-  const Repartition plan = repartitions_.at(gpu_index);
-  repartitions_.erase(gpu_index);
-  Gpu& gpu = cluster_.gpu(gpu_index);
-  gpu.sharing->repartition_for(plan.ask);
-  cluster_.advertise_resources(gpu_index);
-  gpu.draining = false;
-  GpuUsage& usage = gpu_usage_[gpu_index];
+void ClusterRuntime::on_repartitioned(std::uint32_t gpu, std::uint32_t trigger, SimTime drain_start,
+                                      SimTime reconfigure_start, const std::string& detail) {
+  GpuUsage& usage = gpu_usage_[gpu];
   ++usage.reconfigurations;
-  usage.draining_ns += plan.reconfigure_start - plan.drain_start;
-  usage.reconfiguring_ns += sim_.now() - plan.reconfigure_start;
-  usage.in_window.draining_ns += window_.overlap(plan.drain_start, plan.reconfigure_start);
-  usage.in_window.reconfiguring_ns += window_.overlap(plan.reconfigure_start, sim_.now());
-  scheduler_.node_changed(gpu.node);
-  log("repartitioned", plan.trigger,
-      cluster_.node(gpu.node).name + " GPU " + std::to_string(gpu.local_index) + " now offers " +
-          cluster_.resource_names().name(plan.ask.resource));
+  usage.draining_ns += reconfigure_start - drain_start;
+  usage.reconfiguring_ns += sim_.now() - reconfigure_start;
+  usage.in_window.draining_ns += window_.overlap(drain_start, reconfigure_start);
+  usage.in_window.reconfiguring_ns += window_.overlap(reconfigure_start, sim_.now());
+  log("repartitioned", trigger, detail);
   schedule_pending();
 }
 

@@ -15,11 +15,13 @@
 #include <ostream>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "sim/cluster/cluster.h"
 #include "sim/core/random_stream.h"
 #include "sim/core/simulator.h"
+#include "sim/runtime/gpu_repartitioner.h"
 #include "sim/runtime/job_behaviour.h"
 #include "sim/runtime/job_source.h"
 #include "sim/runtime/measurement_window.h"
@@ -211,16 +213,16 @@ class ClusterRuntime {
     ClusterRuntime* runtime = nullptr;
     void on_event(std::uint32_t job) override { runtime->on_requeue(job); }
   };
-  struct RepartitionHandler : EventHandler {
+  // Repartitioning's events, logged and counted in the GPU's usage.
+  struct RepartitionEvents final : GpuRepartitioner::Listener {
     ClusterRuntime* runtime = nullptr;
-    void on_event(std::uint32_t gpu) override { runtime->on_repartitioned(gpu); }
-  };
-  // A GPU being drained and laid out anew for a pending pod's ask.
-  struct Repartition {
-    DeviceAsk ask;
-    std::uint32_t trigger = 0;  // the pending job it is done for (for the event log)
-    SimTime drain_start = 0;
-    SimTime reconfigure_start = -1;  // -1 while still draining
+    void draining(std::uint32_t trigger, const std::string& detail) override {
+      runtime->log("repartition", trigger, detail);
+    }
+    void repartitioned(std::uint32_t gpu, std::uint32_t trigger, SimTime drain_start, SimTime reconfigure_start,
+                       const std::string& detail) override {
+      runtime->on_repartitioned(gpu, trigger, drain_start, reconfigure_start, detail);
+    }
   };
 
   void pull_next_arrival(std::size_t source);
@@ -232,6 +234,16 @@ class ClusterRuntime {
   void on_sample();
   TimeseriesSample sample_at(SimTime time) const;
 
+  // The runtime's side of the scheduling loop (Scheduler::arrive, requeue, schedule_pending).
+  struct SchedulingExecutor {
+    ClusterRuntime& runtime;
+    const JobSpec& spec(std::uint32_t job) const { return runtime.jobs_[job].spec; }
+    bool start(std::uint32_t job) { return runtime.try_start(job); }
+    bool preempt(std::uint32_t job) { return runtime.try_preempt(job); }
+    bool take_freed() { return std::exchange(runtime.freed_by_kill_, false); }
+    void jobs_waiting() { runtime.plan_repartitions(); }
+  };
+
   // Places and starts the job; on `nominated_node` only, when given.
   bool try_start(std::uint32_t job, std::optional<std::uint32_t> nominated_node = std::nullopt);
   void schedule_pending();
@@ -240,11 +252,6 @@ class ClusterRuntime {
     std::optional<PreemptionCandidate> chosen;
     std::string failure;  // kube-scheduler's PostFilter message when there is no candidate
   };
-  // Whether a pending job may try to evict others: preemption is on, its class may preempt,
-  // it is a single pod, and some job of lower priority has run. Costs nothing otherwise.
-  bool may_preempt(const JobSpec& spec) const {
-    return preemption_ && spec.preempts && spec.pods == 1 && spec.priority > lowest_started_priority_;
-  }
   PreemptionPlan plan_preemption(const JobSpec& spec) const;
   // Evicts the chosen victims and starts the job on their node; false when there is no candidate.
   bool try_preempt(std::uint32_t job);
@@ -263,11 +270,12 @@ class ClusterRuntime {
   void complete(std::uint32_t job);
   // Restart OnFailure: back into the pending queue after its backoff.
   void on_requeue(std::uint32_t job);
-  // Dynamic repartitioning: for each resource that pending jobs ask for and no GPU offers,
-  // drains one GPU whose policy can be laid out anew to offer it (the least used one).
-  void plan_repartitions();
-  void begin_reconfiguration(std::uint32_t gpu);
-  void on_repartitioned(std::uint32_t gpu);
+  // Dynamic repartitioning (gpu_repartitioner.h) for the jobs waiting now.
+  void plan_repartitions() {
+    repartitioner_.plan([this](std::uint32_t job) { return jobs_[job].spec.shape; });
+  }
+  void on_repartitioned(std::uint32_t gpu, std::uint32_t trigger, SimTime drain_start, SimTime reconfigure_start,
+                        const std::string& detail);
   std::int32_t intern_text(std::vector<std::string>& table, std::unordered_map<std::string, std::int32_t>& index,
                            const std::string& text);
   // Recomputes rates on one GPU and moves the completion events of its residents.
@@ -300,10 +308,9 @@ class ClusterRuntime {
   std::unordered_map<std::string, std::int32_t> failure_index_;
   std::vector<std::string> notes_;
   std::unordered_map<std::string, std::int32_t> note_index_;
-  SliceLevelExecution slice_level_;                    // GPUs whose policy runs slice-level
-  bool repartitioning_ = false;                        // some GPU's policy can be repartitioned
-  std::map<std::uint32_t, Repartition> repartitions_;  // by GPU, ordered for determinism
-  std::vector<ResourceId> resources_scratch_;
+  SliceLevelExecution slice_level_;  // GPUs whose policy runs slice-level
+  RepartitionEvents repartition_events_;
+  GpuRepartitioner repartitioner_;
   // One per job with a behaviour: its program and its pending timer.
   struct BehaviourSlot {
     std::unique_ptr<JobBehaviour> program;
@@ -331,21 +338,12 @@ class ClusterRuntime {
   FaultHandler fault_handler_;
   TimerHandler timer_handler_;
   RequeueHandler requeue_handler_;
-  RepartitionHandler repartition_handler_;
   Casualties casualties_scratch_;
-  struct FailedShape {
-    std::uint32_t shape = 0;
-    std::uint32_t pods = 0;
-    std::int32_t priority = 0;  // 0 unless the job may preempt
-    bool preempting = false;
-    bool operator==(const FailedShape&) const = default;
-  };
-  std::vector<FailedShape> failed_shapes_scratch_;
   std::vector<std::uint32_t> vacated_gpus_scratch_;
+  std::vector<std::uint32_t> newly_held_scratch_;
   // Preemption bookkeeping, kept only when scheduler.preemption is on.
   bool preemption_ = false;
   std::vector<std::vector<std::uint32_t>> jobs_on_node_;  // running jobs with a pod on each node
-  std::int32_t lowest_started_priority_ = INT32_MAX;      // lowest priority of any job started
   std::unordered_map<std::uint32_t, SimTime> run_start_;  // start of the current run of restarted jobs
 };
 

@@ -57,15 +57,17 @@ class RunningPodsTrial final : public NodeTrial {
 
  private:
   // The job's pods on this node, taken off (`on` false) or put back.
+  // Units only, without telling the placement plugin: the trial restores exactly what it took,
+  // and the residents are restored verbatim (refresh_residents, the destructor).
   void account(std::uint32_t job, bool on) {
     const JobRecord& rec = jobs_[job];
-    const PodShape& shape = shapes_.shapes[rec.spec.shape];
+    const PodClaim claim = claim_of(shapes_.shapes[rec.spec.shape]);
     for (std::uint32_t p = rec.first_pod; p < rec.first_pod + rec.pod_count; ++p) {
       if (pods_[p].node != node_.index) continue;
       if (on) {
-        scheduler_.account_pod(shape, pods_[p], devices_);
+        cluster_.allocate_pod_units(claim, pods_[p], devices_);
       } else {
-        scheduler_.unaccount_pod(shape, pods_[p], devices_);
+        cluster_.release_pod_units(claim, pods_[p], devices_);
       }
     }
   }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/cluster/gpu_sharing.h"
+#include "sim/cluster/pod_placement.h"
 #include "sim/cluster/taints.h"
 #include "sim/core/sim_time.h"
 #include "sim/runtime/job_behaviour.h"
@@ -31,6 +32,12 @@ struct PodShape {
 
   bool operator==(const PodShape&) const = default;
 };
+
+// What a pod of this shape takes from the cluster (Cluster::place).
+inline PodClaim claim_of(const PodShape& shape) {
+  return PodClaim{shape.cpu_milli, shape.memory_mib, shape.gpu_resource, shape.gpu_units, shape.gpu_per_device,
+                  shape.demand};
+}
 
 struct ShapeTable {
   std::vector<PodShape> shapes;

@@ -1,5 +1,6 @@
 #include "sim/sched/placement_policy.h"
 
+#include <algorithm>
 #include <array>
 
 #include "sim/sched/placement/first_fit.h"
@@ -28,6 +29,12 @@ constexpr std::array<PlacementEntry, 9> kPlacements{{
 }};
 
 }  // namespace
+
+std::int64_t max_free_units_of_any_node(const Cluster& cluster, ResourceId resource) {
+  std::int64_t most = 0;
+  for (const Node& node : cluster.nodes()) most = std::max(most, node.free_resource(resource));
+  return most;
+}
 
 std::unique_ptr<PlacementPolicy> make_placement_policy(std::string_view name, const Cluster& cluster) {
   const std::string canonical = canonical_placement_name(name);

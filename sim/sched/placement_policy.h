@@ -29,6 +29,9 @@ class PlacementPolicy {
   virtual std::int64_t max_free_units(ResourceId resource) = 0;
 };
 
+// max_free_units by looking at every node, for placements that keep no index of free units.
+std::int64_t max_free_units_of_any_node(const Cluster& cluster, ResourceId resource);
+
 // "first-fit" (lowest-index node that fits), "binpack" (fewest free GPU units that still
 // fit, as Kubernetes' MostAllocated strategy on the GPU resource), "spread" (most free GPU
 // units, as LeastAllocated). Ties go to the lowest node index. Also the scores of the

@@ -247,76 +247,57 @@ bool Scheduler::place_pod(const PodShape& shape, int preferred_rack, std::option
     devices.resize(device_start);
     return false;
   }
-  Node& node = cluster_.node(*chosen);
   if (chosen != last_accepted) {
     devices.resize(device_start);
-    assign_devices(shape, node, devices, nullptr);  // it passed feasible(): it succeeds
-  }
-  node.cpu_allocated += shape.cpu_milli;
-  node.memory_allocated += shape.memory_mib;
-  for (std::size_t d = device_start; d < devices.size(); ++d) {
-    cluster_.allocate_units(devices[d].gpu, shape.gpu_resource, devices[d].units);
-    for (const ResourceQuantity& q : shape.gpu_per_device.view()) {
-      if (cluster_.gpu(devices[d].gpu).advertises(q.resource))
-        cluster_.allocate_units(devices[d].gpu, q.resource, q.quantity);
-    }
+    assign_devices(shape, cluster_.node(*chosen), devices, nullptr);  // it passed feasible(): it succeeds
   }
   pods.push_back(
       {*chosen, static_cast<std::uint32_t>(device_start), static_cast<std::uint32_t>(devices.size() - device_start)});
-  placement_->node_changed(*chosen);
   return true;
 }
 
-bool Scheduler::try_place(const JobSpec& job, std::vector<PodPlacement>& pods, std::vector<DeviceAllocation>& devices,
-                          std::optional<std::uint32_t> nominated_node) {
+bool Scheduler::try_place(std::uint32_t task, const JobSpec& job, std::vector<PodPlacement>& pods,
+                          std::vector<DeviceAllocation>& devices, std::optional<std::uint32_t> nominated_node) {
   const PodShape& shape = shapes_.shapes[job.shape];
+  const PodClaim claim = claim_of(shape);
   const std::size_t pods_start = pods.size();
   const std::size_t devices_start = devices.size();
+  // A gang's pods are placed one after the other; each but the last holds its units meanwhile,
+  // so that the next one sees them (and the placement plugin's index does too).
+  const auto release_held = [&] {
+    for (std::size_t i = pods_start; i < pods.size(); ++i) {
+      if (i + 1 == pods_start + job.pods) break;  // the last pod of a complete gang holds nothing
+      cluster_.release_pod_units(claim, pods[i], devices);
+      placement_->node_changed(pods[i].node);
+    }
+  };
   int rack = -1;
   for (std::uint32_t p = 0; p < job.pods; ++p) {
     if (!place_pod(shape, rack, nominated_node, pods, devices)) {
-      // Gang: undo the pods already placed.
-      for (std::size_t i = pods_start; i < pods.size(); ++i) release_pod(job, pods[i], devices);
+      release_held();
       pods.resize(pods_start);
       devices.resize(devices_start);
       return false;
     }
+    if (p + 1 < job.pods) {
+      cluster_.allocate_pod_units(claim, pods.back(), devices);
+      placement_->node_changed(pods.back().node);
+    }
     if (p == 0) rack = static_cast<int>(cluster_.network().rack(pods.back().node));
   }
+  // The held units become part of the one booking of the whole placement.
+  release_held();
+  const std::span<const PodPlacement> placed(pods.data() + pods_start, pods.size() - pods_start);
+  cluster_.place(task, claim, placed, devices);
+  for (const PodPlacement& pod : placed) placement_->node_changed(pod.node);
+  if (preemption_) lowest_placed_priority_ = std::min(lowest_placed_priority_, job.priority);
   return true;
 }
 
-void Scheduler::unaccount_pod(const PodShape& shape, const PodPlacement& pod,
-                              const std::vector<DeviceAllocation>& devices) {
-  Node& node = cluster_.node(pod.node);
-  node.cpu_allocated -= shape.cpu_milli;
-  node.memory_allocated -= shape.memory_mib;
-  for (std::uint32_t d = pod.first_device; d < pod.first_device + pod.device_count; ++d) {
-    cluster_.release_units(devices[d].gpu, shape.gpu_resource, devices[d].units);
-    for (const ResourceQuantity& q : shape.gpu_per_device.view()) {
-      if (cluster_.gpu(devices[d].gpu).advertises(q.resource))
-        cluster_.release_units(devices[d].gpu, q.resource, q.quantity);
-    }
-  }
-}
-
-void Scheduler::account_pod(const PodShape& shape, const PodPlacement& pod,
-                            const std::vector<DeviceAllocation>& devices) {
-  Node& node = cluster_.node(pod.node);
-  node.cpu_allocated += shape.cpu_milli;
-  node.memory_allocated += shape.memory_mib;
-  for (std::uint32_t d = pod.first_device; d < pod.first_device + pod.device_count; ++d) {
-    cluster_.allocate_units(devices[d].gpu, shape.gpu_resource, devices[d].units);
-    for (const ResourceQuantity& q : shape.gpu_per_device.view()) {
-      if (cluster_.gpu(devices[d].gpu).advertises(q.resource))
-        cluster_.allocate_units(devices[d].gpu, q.resource, q.quantity);
-    }
-  }
-}
-
-void Scheduler::release_pod(const JobSpec& job, const PodPlacement& pod, const std::vector<DeviceAllocation>& devices) {
-  unaccount_pod(shapes_.shapes[job.shape], pod, devices);
-  placement_->node_changed(pod.node);
+void Scheduler::release(std::uint32_t task, const JobSpec& job, std::span<const PodPlacement> pods,
+                        const std::vector<DeviceAllocation>& devices) {
+  cluster_.release(task, claim_of(shapes_.shapes[job.shape]), pods, devices);
+  for (const PodPlacement& pod : pods) placement_->node_changed(pod.node);
 }
 
 bool Scheduler::fits_on_node(const PodShape& shape, std::uint32_t node_index) const {

@@ -51,9 +51,7 @@ class WeightedScorePlacement final : public PlacementPolicy {
   }
   void node_changed(std::uint32_t) override {}
   std::int64_t max_free_units(ResourceId resource) override {
-    std::int64_t most = 0;
-    for (const Node& node : cluster_.nodes()) most = std::max(most, node.free_resource(resource));
-    return most;
+    return max_free_units_of_any_node(cluster_, resource);
   }
 
  private:

@@ -1,0 +1,80 @@
+#pragma once
+// Dynamic repartitioning (GpuSharing::can_repartition_for; MIG): for each GPU resource that
+// waiting pods ask for and no GPU offers, drain one GPU whose policy can be laid out anew to
+// offer it (the one with the fewest residents), withdraw its resources from its node once it is
+// empty, and after the policy's repartition_time advertise what the new layout offers. sim/
+// still knows no policy: the policy answers every question.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/cluster/cluster.h"
+#include "sim/core/simulator.h"
+#include "sim/sched/scheduler.h"
+
+namespace sharesim {
+
+class GpuRepartitioner {
+ public:
+  // The runtime's side: the event log, the usage figures, and the pass over the queue that
+  // follows a new layout. Called only on repartitioning events.
+  class Listener {
+   public:
+    virtual ~Listener() = default;
+    // A GPU starts draining for waiting job `trigger`; `detail` says which and for what.
+    virtual void draining(std::uint32_t trigger, const std::string& detail) = 0;
+    // GPU `gpu` offers its new layout now; it drained over [drain_start, reconfigure_start)
+    // and was reconfigured since.
+    virtual void repartitioned(std::uint32_t gpu, std::uint32_t trigger, SimTime drain_start, SimTime reconfigure_start,
+                               const std::string& detail) = 0;
+  };
+
+  GpuRepartitioner(Simulator& sim, Cluster& cluster, Scheduler& scheduler, const ShapeTable& shapes,
+                   Listener& listener);
+  GpuRepartitioner(const GpuRepartitioner&) = delete;
+  GpuRepartitioner& operator=(const GpuRepartitioner&) = delete;
+
+  // Looks at the waiting jobs (shape_of(job): the index of each one's shape) and drains GPUs
+  // for resources nobody offers. Costs one test when no GPU can be repartitioned.
+  template <typename ShapeOf>
+  void plan(ShapeOf&& shape_of) {
+    if (!enabled_ || scheduler_.pending().empty()) return;
+    begin_plan();
+    scheduler_.pending().for_each([&](std::uint32_t job) { consider(job, shapes_.shapes[shape_of(job)]); });
+  }
+  // A GPU lost a resident: once a draining GPU is empty, its reconfiguration begins.
+  void resident_left(std::uint32_t gpu) {
+    if (cluster_.gpu(gpu).draining && cluster_.gpu(gpu).residents.empty()) begin_reconfiguration(gpu);
+  }
+
+ private:
+  // A GPU being drained and laid out anew for a pending pod's ask.
+  struct Repartition {
+    DeviceAsk ask;
+    std::uint32_t trigger = 0;  // the pending job it is done for (for the event log)
+    SimTime drain_start = 0;
+    SimTime reconfigure_start = -1;  // -1 while still draining
+  };
+  struct DoneHandler : EventHandler {
+    GpuRepartitioner* owner = nullptr;
+    void on_event(std::uint32_t gpu) override { owner->on_repartitioned(gpu); }
+  };
+
+  void begin_plan();
+  void consider(std::uint32_t job, const PodShape& shape);
+  void begin_reconfiguration(std::uint32_t gpu);
+  void on_repartitioned(std::uint32_t gpu);
+
+  Simulator& sim_;
+  Cluster& cluster_;
+  Scheduler& scheduler_;
+  const ShapeTable& shapes_;
+  Listener& listener_;
+  bool enabled_ = false;                               // some GPU's policy can be repartitioned
+  std::map<std::uint32_t, Repartition> repartitions_;  // by GPU, ordered for determinism
+  std::vector<ResourceId> considered_;                 // resources dealt with in this plan
+  DoneHandler done_handler_;
+};
+
+}  // namespace sharesim

@@ -1,0 +1,133 @@
+// The runtime's fluid progress, queueing and pending reasons, driven by a stub policy
+// (stub_sharing.h: n residents progress at 1/n each) and a list of jobs.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+#include "sim/runtime/cluster_runtime.h"
+#include "stub_sharing.h"
+
+namespace sharesim {
+namespace {
+
+using test::make_stub_cluster;
+using test::stub_shape;
+
+class ListSource final : public JobSource {
+ public:
+  explicit ListSource(std::vector<JobSpec> jobs) : jobs_(std::move(jobs)) {}
+  bool next(JobSpec& out) override {
+    if (next_ == jobs_.size()) return false;
+    out = jobs_[next_++];
+    return true;
+  }
+
+ private:
+  std::vector<JobSpec> jobs_;
+  std::size_t next_ = 0;
+};
+
+JobSpec job_at(SimTime arrival, SimTime work, std::uint32_t sequence, std::uint32_t pods = 1) {
+  JobSpec spec;
+  spec.arrival = arrival;
+  spec.work = work;
+  spec.sequence = sequence;
+  spec.pods = pods;
+  return spec;
+}
+
+// A cluster of one node with one stub GPU, a scheduler and a runtime over a job list.
+struct StubRun {
+  StubRun(std::int64_t units, std::size_t max_residents, std::vector<JobSpec> jobs)
+      : cluster(make_stub_cluster(1, 1, units, max_residents)),
+        scheduler(cluster, shapes, SchedulerSpec{}, "stub.json") {
+    std::vector<std::unique_ptr<JobSource>> sources;
+    sources.push_back(std::make_unique<ListSource>(std::move(jobs)));
+    runtime = std::make_unique<ClusterRuntime>(sim, cluster, scheduler, shapes, origins, std::move(sources));
+    runtime->start(kSecond);
+  }
+  const JobRecord& job(std::size_t i) const { return runtime->jobs().at(i); }
+
+  ShapeTable shapes = [] {
+    ShapeTable table;
+    table.intern(stub_shape(1));
+    return table;
+  }();
+  std::vector<JobOrigin> origins = [] {
+    JobOrigin origin;
+    origin.name = "job";
+    return std::vector<JobOrigin>{origin};
+  }();
+  Simulator sim;
+  Cluster cluster;
+  Scheduler scheduler;
+  std::unique_ptr<ClusterRuntime> runtime;
+};
+
+TEST(ClusterRuntime, SharedGpuAppliesThePolicysRatesAndMovesCompletions) {
+  // A runs alone for 5 s (5 s of its 10 done), then both at rate 1/2: A needs 10 s more
+  // (ends at 15 s), by when B has done 5 s; B then runs alone and ends at 20 s.
+  StubRun run(2, 2, {job_at(0, 10 * kSecond, 0), job_at(5 * kSecond, 10 * kSecond, 1)});
+  run.sim.run(7 * kSecond);
+  ASSERT_EQ(run.runtime->jobs().size(), 2u);
+  EXPECT_EQ(run.job(0).state, JobState::Running);
+  EXPECT_EQ(run.job(0).rate, 0.5);
+  EXPECT_EQ(run.job(1).rate, 0.5);
+  EXPECT_EQ(run.job(1).start, 5 * kSecond);
+  ASSERT_EQ(run.cluster.gpu(0).residents.size(), 2u);
+  EXPECT_EQ(run.cluster.gpu(0).free_units(0), 0);
+
+  run.sim.run();
+  run.runtime->finish(run.runtime->last_job_event());
+  EXPECT_EQ(run.job(0).state, JobState::Completed);
+  EXPECT_EQ(run.job(0).end, 15 * kSecond);
+  EXPECT_EQ(run.job(1).state, JobState::Completed);
+  EXPECT_EQ(run.job(1).end, 20 * kSecond);
+  EXPECT_EQ(run.runtime->last_job_event(), 20 * kSecond);
+  const GpuUsage& usage = run.runtime->gpu_usage()[0];
+  EXPECT_EQ(usage.jobs_started, 2u);
+  EXPECT_EQ(usage.allocated_ns, 20 * kSecond);
+  EXPECT_EQ(usage.busy_ns, 20 * kSecond);
+  EXPECT_TRUE(run.cluster.gpu(0).residents.empty());
+  EXPECT_EQ(run.cluster.gpu(0).free_units(0), 2);
+  EXPECT_EQ(run.runtime->counters().completed, 2u);
+  EXPECT_EQ(run.runtime->counters().allocated_gpus, 0u);
+}
+
+TEST(ClusterRuntime, RefusedJobWaitsWithThePolicysReasonAndStartsWhenRoomIsFreed) {
+  // The GPU has a free unit, but the policy admits one pod at a time.
+  StubRun run(2, 1, {job_at(0, 10 * kSecond, 0), job_at(0, 4 * kSecond, 1)});
+  run.sim.run(kSecond);
+  EXPECT_EQ(run.job(0).state, JobState::Running);
+  EXPECT_EQ(run.job(0).rate, 1.0);
+  EXPECT_EQ(run.job(1).state, JobState::Pending);
+  EXPECT_EQ(run.scheduler.pending().size(), 1u);
+  EXPECT_EQ(run.runtime->explain_pending(run.job(1).spec),
+            std::string("0/1 nodes are available: 1 ") + test::kStubRefusal + ".");
+  run.sim.run();
+  EXPECT_EQ(run.job(0).end, 10 * kSecond);
+  EXPECT_EQ(run.job(1).start, 10 * kSecond);
+  EXPECT_EQ(run.job(1).end, 14 * kSecond);
+  EXPECT_TRUE(run.scheduler.pending().empty());
+}
+
+TEST(ClusterRuntime, GangProgressesAtItsSlowestPod) {
+  // Both pods of the gang land on the one GPU: two residents at 1/2 each, so 10 s of work
+  // take 20 s; a later single pod waits for the whole gang to leave.
+  StubRun run(2, 2, {job_at(0, 10 * kSecond, 0, 2), job_at(kSecond, kSecond, 1)});
+  run.sim.run(2 * kSecond);
+  ASSERT_EQ(run.cluster.gpu(0).residents.size(), 2u);
+  EXPECT_EQ(run.job(0).rate, 0.5);
+  EXPECT_EQ(run.job(0).gpu_devices, 2u);
+  EXPECT_EQ(run.job(1).state, JobState::Pending);
+  EXPECT_EQ(run.runtime->explain_pending(run.job(1).spec), "0/1 nodes are available: 1 Insufficient nvidia.com/gpu.");
+  run.sim.run();
+  EXPECT_EQ(run.job(0).end, 20 * kSecond);
+  EXPECT_EQ(run.job(1).start, 20 * kSecond);
+  EXPECT_EQ(run.job(1).end, 21 * kSecond);
+  EXPECT_EQ(run.runtime->counters().peak_allocated_gpus, 1u);
+}
+
+}  // namespace
+}  // namespace sharesim

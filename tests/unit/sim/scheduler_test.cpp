@@ -1,0 +1,187 @@
+// The scheduler's loop and placement, driven by a stub policy (stub_sharing.h) and a recording
+// executor in place of the runtime.
+#include <gtest/gtest.h>
+
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "sim/core/assert.h"
+#include "sim/sched/scheduler.h"
+#include "stub_sharing.h"
+
+namespace sharesim {
+namespace {
+
+using test::make_stub_cluster;
+using test::stub_shape;
+
+// The runtime's side of the loop: starts what the scheduler asks it to by placing it, and
+// records every call.
+struct RecordingExecutor {
+  explicit RecordingExecutor(Scheduler& s) : scheduler(s) {}
+  Scheduler& scheduler;
+  std::vector<JobSpec> specs;
+  std::vector<PodPlacement> pods;
+  std::vector<DeviceAllocation> devices;
+  std::vector<std::uint32_t> first_pod;      // by job, into pods; set when started
+  std::vector<std::uint32_t> start_calls;   // every job the scheduler tried to start
+  std::vector<std::uint32_t> started;       // in start order
+  int waiting_calls = 0;
+  bool freed = false;
+
+  const JobSpec& spec(std::uint32_t job) const { return specs[job]; }
+  bool start(std::uint32_t job) {
+    start_calls.push_back(job);
+    first_pod.resize(specs.size());
+    first_pod[job] = static_cast<std::uint32_t>(pods.size());
+    if (!scheduler.try_place(job, specs[job], pods, devices)) return false;
+    started.push_back(job);
+    return true;
+  }
+  bool preempt(std::uint32_t) { return false; }
+  bool take_freed() { return std::exchange(freed, false); }
+  void jobs_waiting() { ++waiting_calls; }
+
+  std::uint32_t add(std::uint32_t shape, std::int32_t priority = 0) {
+    JobSpec spec;
+    spec.shape = shape;
+    spec.priority = priority;
+    specs.push_back(spec);
+    return static_cast<std::uint32_t>(specs.size() - 1);
+  }
+  void release(std::uint32_t job) {
+    scheduler.release(job, specs[job], std::span<const PodPlacement>(pods.data() + first_pod[job], specs[job].pods),
+                      devices);
+  }
+};
+
+ShapeTable one_and_two_unit_shapes() {
+  ShapeTable shapes;
+  shapes.intern(stub_shape(1));
+  shapes.intern(stub_shape(2));
+  return shapes;
+}
+
+TEST(Scheduler, PlacesFirstFitAndBooksUnitsAndResidentsTogether) {
+  Cluster cluster = make_stub_cluster(2, 1, 1, 4);
+  const ShapeTable shapes = one_and_two_unit_shapes();
+  Scheduler scheduler(cluster, shapes, SchedulerSpec{}, "stub.json");
+  RecordingExecutor executor{scheduler};
+  for (int i = 0; i < 3; ++i) scheduler.arrive(executor.add(0), executor);
+
+  EXPECT_EQ(executor.started, (std::vector<std::uint32_t>{0, 1}));
+  ASSERT_EQ(executor.pods.size(), 2u);
+  EXPECT_EQ(executor.pods[0].node, 0u);
+  EXPECT_EQ(executor.pods[1].node, 1u);
+  // Units and residents were booked by one operation.
+  ASSERT_EQ(cluster.gpu(0).residents.size(), 1u);
+  EXPECT_EQ(cluster.gpu(0).residents[0].task, 0u);
+  EXPECT_EQ(cluster.gpu(0).free_units(0), 0);
+  EXPECT_EQ(cluster.node(0).cpu_allocated, 1000);
+  ASSERT_EQ(cluster.gpu(1).residents.size(), 1u);
+  EXPECT_EQ(cluster.gpu(1).residents[0].task, 1u);
+  // The third waits, with kube-scheduler's reason; it was never tried (nothing was free).
+  EXPECT_EQ(scheduler.pending().size(), 1u);
+  EXPECT_EQ(executor.start_calls, (std::vector<std::uint32_t>{0, 1}));
+  EXPECT_EQ(executor.waiting_calls, 1);
+  EXPECT_EQ(scheduler.explain_unschedulable(executor.specs[2]), "0/2 nodes are available: 2 Insufficient nvidia.com/gpu.");
+
+  // Release gives back both, and the next pass starts the waiting job where room was made.
+  executor.release(0);
+  EXPECT_TRUE(cluster.gpu(0).residents.empty());
+  EXPECT_EQ(cluster.gpu(0).free_units(0), 1);
+  EXPECT_EQ(cluster.node(0).cpu_allocated, 0);
+  scheduler.schedule_pending(executor);
+  EXPECT_EQ(executor.started, (std::vector<std::uint32_t>{0, 1, 2}));
+  EXPECT_EQ(executor.pods.back().node, 0u);
+  ASSERT_EQ(cluster.gpu(0).residents.size(), 1u);
+  EXPECT_EQ(cluster.gpu(0).residents[0].task, 2u);
+  EXPECT_TRUE(scheduler.pending().empty());
+}
+
+TEST(Scheduler, PassSkipsTwinsOfAShapeThatFailedAndReportsThePolicysRefusal) {
+  // One GPU with 4 units that admits one pod: units are free, but the policy refuses.
+  Cluster cluster = make_stub_cluster(1, 1, 4, 1);
+  const ShapeTable shapes = one_and_two_unit_shapes();
+  Scheduler scheduler(cluster, shapes, SchedulerSpec{}, "stub.json");
+  RecordingExecutor executor{scheduler};
+  for (int i = 0; i < 4; ++i) scheduler.arrive(executor.add(0), executor);
+  scheduler.arrive(executor.add(1), executor);
+  EXPECT_EQ(executor.started, (std::vector<std::uint32_t>{0}));
+  EXPECT_EQ(scheduler.pending().size(), 4u);
+  EXPECT_EQ(scheduler.explain_unschedulable(executor.specs[1]),
+            std::string("0/1 nodes are available: 1 ") + test::kStubRefusal + ".");
+
+  executor.start_calls.clear();
+  scheduler.schedule_pending(executor);
+  // Job 1 fails; jobs 2 and 3 are its twins and are skipped; job 4 has its own shape.
+  EXPECT_EQ(executor.start_calls, (std::vector<std::uint32_t>{1, 4}));
+  EXPECT_EQ(scheduler.pending().size(), 4u);
+}
+
+TEST(Scheduler, PriorityQueueStartsByPriorityAndRequeuesBehindArrivals) {
+  Cluster cluster = make_stub_cluster(1, 1, 1, 1);
+  const ShapeTable shapes = one_and_two_unit_shapes();
+  SchedulerSpec spec;
+  spec.queue = "priority";
+  Scheduler scheduler(cluster, shapes, spec, "stub.json");
+  RecordingExecutor executor{scheduler};
+  scheduler.arrive(executor.add(0, 0), executor);  // starts
+  scheduler.arrive(executor.add(0, 0), executor);
+  scheduler.arrive(executor.add(0, 5), executor);
+  scheduler.arrive(executor.add(0, 5), executor);
+  ASSERT_EQ(executor.started, (std::vector<std::uint32_t>{0}));
+
+  const auto finish_and_pass = [&](std::uint32_t job) {
+    executor.release(job);
+    scheduler.schedule_pending(executor);
+  };
+  finish_and_pass(0);  // the higher priority goes first, in arrival order
+  EXPECT_EQ(executor.started.back(), 2u);
+  // Job 0 comes back after a restart: it queues behind job 1, which arrived before it came back.
+  scheduler.requeue(0, executor);
+  finish_and_pass(2);
+  EXPECT_EQ(executor.started.back(), 3u);
+  finish_and_pass(3);
+  EXPECT_EQ(executor.started.back(), 1u);
+  finish_and_pass(1);
+  EXPECT_EQ(executor.started, (std::vector<std::uint32_t>{0, 2, 3, 1, 0}));
+}
+
+TEST(Scheduler, GangOfTwoOnOneGpuIsTwoResidentsAndReleasesWhole) {
+  Cluster cluster = make_stub_cluster(1, 1, 2, 4);
+  const ShapeTable shapes = one_and_two_unit_shapes();
+  Scheduler scheduler(cluster, shapes, SchedulerSpec{}, "stub.json");
+  RecordingExecutor executor{scheduler};
+  const std::uint32_t gang = executor.add(0);
+  executor.specs[gang].pods = 2;
+  scheduler.arrive(gang, executor);
+  ASSERT_EQ(executor.started, (std::vector<std::uint32_t>{0}));
+  ASSERT_EQ(cluster.gpu(0).residents.size(), 2u);
+  EXPECT_EQ(cluster.gpu(0).free_units(0), 0);
+  EXPECT_EQ(cluster.node(0).cpu_allocated, 2000);
+  // A gang that does not fit whole takes nothing.
+  const std::uint32_t too_big = executor.add(0);
+  executor.specs[too_big].pods = 2;
+  executor.release(gang);
+  EXPECT_TRUE(cluster.gpu(0).residents.empty());
+  EXPECT_EQ(cluster.gpu(0).free_units(0), 2);
+  const std::uint32_t blocker = executor.add(0);
+  scheduler.arrive(blocker, executor);
+  scheduler.arrive(too_big, executor);
+  EXPECT_EQ(executor.started.back(), blocker);
+  EXPECT_EQ(cluster.gpu(0).residents.size(), 1u);
+  EXPECT_EQ(cluster.gpu(0).free_units(0), 1);
+  EXPECT_EQ(cluster.node(0).cpu_allocated, 1000);
+}
+
+#if SHARESIM_ASSERTS_ENABLED
+TEST(SchedulerDeathTest, ReleasingUnitsNeverAllocatedIsAnInvariantFailure) {
+  Cluster cluster = make_stub_cluster(1, 1, 2, 4);
+  EXPECT_DEATH(cluster.release_units(0, 0, 1), "released more units than were allocated");
+}
+#endif
+
+}  // namespace
+}  // namespace sharesim
