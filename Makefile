@@ -1,7 +1,8 @@
 # Thin wrapper over CMake presets (CMakePresets.json). The two quick-start commands:
 #   make demo   install dependencies, build (release), run the flagship scenario
 #   make test   install dependencies, build (dev: debug, warnings as errors), run ctest
-# More: make bench (Google Benchmark, release), make asan (tests under sanitizers), make fuzz
+# More: make bench (Google Benchmark, release), make speed-targets (issue 16's whole-process
+# targets against SimPy; SPEED_ARGS=--big adds 10M jobs), make asan (tests under sanitizers), make fuzz
 # (libFuzzer harnesses, FUZZ_SECONDS each), make clean.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEMO_SCENARIO ?= scenarios/compare-sharing.json
@@ -12,7 +13,7 @@ DEMO_POLICIES ?=
 FUZZ_SECONDS ?= 60
 FUZZ_JOBS ?= 1
 
-.PHONY: demo test bench asan fuzz deps build-dev clean
+.PHONY: demo test bench speed-targets asan fuzz deps build-dev clean
 
 deps:
 	@scripts/install-deps.sh
@@ -36,6 +37,10 @@ test: build-dev
 bench: deps build/release/CMakeCache.txt
 	cmake --build --preset release -j $(JOBS) --target sharesim_bench
 	scripts/bench.sh build/release/tests/bench/sharesim_bench
+
+speed-targets: deps build/release/CMakeCache.txt
+	cmake --build --preset release -j $(JOBS) --target sharesim
+	tests/bench/speed_targets.sh build/release/apps/sharesim $(SPEED_ARGS)
 
 asan: deps
 	cmake --preset asan

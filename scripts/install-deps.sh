@@ -11,6 +11,7 @@ packages=(
   python3  # tests/cli/cli_test.sh reads JSON outputs with it
   gnuplot-nox  # sharesim place-sweep draws its plots with it (docs/placement.md)
   libbenchmark-tools python3-scipy  # make bench: compare.py and its U test (docs/ci.md)
+  python3-simpy3  # tests/bench/speed_targets.sh: the SimPy 3 M/M/8 model it compares with
   clang libclang-rt-14-dev  # make fuzz: libFuzzer harnesses (docs/reliability.md)
   slurm-wlm munge  # tests/integration/slurm_sweep_test.sh: a sweep as a Slurm array job (docs/sweeps.md)
   chromium  # the report test renders the HTML report headless (tests/report/)

@@ -227,6 +227,22 @@ bool HamiPolicy::admit(const DeviceAsk& ask, std::int64_t free_units, std::span<
   return true;
 }
 
+std::int64_t HamiPolicy::usable_units(ResourceId resource, std::int64_t free_units,
+                                      std::span<const Resident> residents) const {
+  if (resource != resources_.gpu || free_units <= 0) return free_units;
+  std::int64_t used_memory = 0, used_cores = 0;
+  for (const Resident& r : residents) {
+    used_memory += granted_memory_mib(r.ask);
+    used_cores += cores(r.ask);
+  }
+  // Every vGPU is granted at least 1 MiB (nvidia.com/gpumem >= 1, a percentage at least 1 MiB,
+  // else the whole GPU), so admit() refuses each one by CardInsufficientMemory when no MiB is
+  // left; with all cores taken it refuses a vGPU with cores (CardInsufficientCore) and one
+  // without (CardComputeUnitsExhausted).
+  if (memory_mib_ - used_memory < 1 || used_cores >= 100) return 0;
+  return free_units;
+}
+
 // ---- the registry's entry --------------------------------------------------------------
 
 PolicyEntry fractional_policy_entry() {

@@ -19,6 +19,7 @@
 #include "policies/time_sharing/slice_timing.h"
 #include "sim/cluster/gpu_catalog.h"
 #include "sim/cluster/gpu_sharing.h"
+#include "sim/cluster/usable_units.h"
 
 namespace sharesim {
 
@@ -86,7 +87,8 @@ class CgpuPolicy final : public FractionalPolicy {
 };
 
 // HAMi (hami-core) with its NVIDIA device plugin and scheduler.
-class HamiPolicy final : public FractionalPolicy {
+// It also tells placement which GPUs admit no more vGPUs (UsableUnitsRule).
+class HamiPolicy final : public FractionalPolicy, public UsableUnitsRule {
  public:
   struct Resources {
     ResourceId gpu = 0;             // nvidia.com/gpu: vGPUs
@@ -101,6 +103,9 @@ class HamiPolicy final : public FractionalPolicy {
   std::vector<ResourceQuantity> advertise() const override { return {{resources_.gpu, device_split_count_}}; }
   bool admit(const DeviceAsk& ask, std::int64_t free_units, std::span<const Resident> residents,
              std::string* reason) const override;
+  // 0 once a GPU's memory or compute is all granted: admit() refuses every vGPU there.
+  std::int64_t usable_units(ResourceId resource, std::int64_t free_units,
+                            std::span<const Resident> residents) const override;
 
   std::int64_t granted_memory_mib(const DeviceAsk& ask) const override;
   double compute_cap(const DeviceAsk& ask) const override;

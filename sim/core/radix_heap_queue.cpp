@@ -67,9 +67,8 @@ bool RadixHeapQueue::refill_bucket_zero() {
     if (level_empty) level_mask_ &= ~(std::uint64_t{1} << level);
     // Liveness is not looked up here (that would be a random slab access per key): dead keys
     // move along and are dropped when they surface in bucket 0.
-    SimTime new_minimum = kTimeNever;
-    for (const Key& key : source) new_minimum = std::min(new_minimum, key.time);
-    minimum_ = new_minimum;
+    minimum_ = bucket_min_[level * kDigits + digit];
+    bucket_min_[level * kDigits + digit] = kTimeNever;
     for (const Key& key : source) place(key);  // strictly lower: shares more high bits with the new minimum
     source.clear();
     if (zero.size() > 1) {
@@ -120,6 +119,7 @@ void RadixHeapQueue::rebuild(SimTime new_minimum) {
   bucket_zero_head_ = 0;
   level_mask_ = 0;
   for (auto& words : digit_mask_) words.fill(0);
+  bucket_min_.fill(kTimeNever);
   dead_ = 0;
   minimum_ = new_minimum;
   // Bucket zero must be in sequence order: keys equal to the minimum, sorted.

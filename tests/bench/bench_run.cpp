@@ -32,7 +32,7 @@ double peak_rss_mib() {
 void run_scenario_bench(benchmark::State& state, const std::string& scenario_text, bool write_outputs) {
   const Scenario scenario = load_scenario_text(scenario_text, "<bench>", GpuCatalog::builtin());
   double peak = 0;
-  std::uint64_t events = 0, jobs = 0, requests = 0;
+  std::uint64_t events = 0, jobs = 0, requests = 0, request_events = 0;
   for (auto _ : state) {
     reset_peak_rss();
     ScenarioRun run(scenario, GpuCatalog::builtin());
@@ -41,7 +41,11 @@ void run_scenario_bench(benchmark::State& state, const std::string& scenario_tex
     events = run.metrics().events;
     jobs = run.metrics().completed;
     requests = 0;
-    for (const ServiceMetrics& service : run.metrics().services) requests += service.arrived;
+    request_events = 0;  // a request's arrival and its completion
+    for (const ServiceMetrics& service : run.metrics().services) {
+      requests += service.arrived;
+      request_events += service.arrived + service.latency_s.count;
+    }
     peak = std::max(peak, peak_rss_mib());
     benchmark::DoNotOptimize(run.metrics().wait_s.mean);
   }
@@ -50,7 +54,11 @@ void run_scenario_bench(benchmark::State& state, const std::string& scenario_tex
   };
   state.counters["events"] = static_cast<double>(events);
   state.counters["jobs"] = static_cast<double>(jobs);
-  if (requests > 0) state.counters["requests"] = static_cast<double>(requests);
+  if (requests > 0) {
+    state.counters["requests"] = static_cast<double>(requests);
+    state.counters["request_events"] = static_cast<double>(request_events);
+    state.counters["request_events_per_s"] = benchmark::Counter(per_iteration(request_events), benchmark::Counter::kIsRate);
+  }
   state.counters["events_per_s"] = benchmark::Counter(per_iteration(events), benchmark::Counter::kIsRate);
   if (jobs > 0) {
     state.counters["ns_per_job"] =

@@ -5,6 +5,7 @@
 
 #include "apps/compare_run.h"
 #include "policies/calibration/calibration_profile.h"
+#include "sim/cluster/usable_units.h"
 #include "run_helpers.h"
 
 namespace sharesim {
@@ -227,6 +228,31 @@ TEST(FractionalHami, MemoryAndCoreOverAsksAreRefusedWithTheSchedulersReason) {
       shared_scenario(1, 1, kHami, jobs_workload({{"a", 0, 100, R"({"gpus": 1})"}, {"b", 1, 100, R"({"gpus": 1})"}}),
                       R"("until": "10s",)"));
   EXPECT_EQ(job_named(whole->runtime(), "b-0").state, JobState::Pending);
+}
+
+TEST(FractionalHami, AGpuWhoseMemoryOrCoresAreAllGrantedOffersNoUsableUnits) {
+  // First-fit skips such GPUs (sim/cluster/usable_units.h): admit() refuses every vGPU there,
+  // though each still advertises free vGPUs. a takes GPU 0's whole memory, b GPU 1's cores (a
+  // 100-core vGPU wants an unused GPU), so c, with 1000 MiB and no cores, goes to GPU 2.
+  const auto run = run_text(shared_scenario(
+      1, 3, kHami,
+      jobs_workload({{"a", 0, 100, R"({"limits": {"nvidia.com/gpu": 1, "nvidia.com/gpumem": 81920}})"},
+                     {"b", 1, 100, R"({"limits": {"nvidia.com/gpu": 1, "nvidia.com/gpumem": 1000, "nvidia.com/gpucores": 100}})"},
+                     {"c", 2, 100, R"({"limits": {"nvidia.com/gpu": 1, "nvidia.com/gpumem": 1000}})"}}),
+      R"("until": "10s",)"));
+  for (const char* job : {"a-0", "b-0", "c-0"}) EXPECT_EQ(job_named(run->runtime(), job).state, JobState::Running) << job;
+  const auto vgpu = static_cast<ResourceId>(run->cluster().resource_names().find("nvidia.com/gpu"));
+  const auto usable = [&](std::uint32_t index) {
+    const Gpu& gpu = run->cluster().gpu(index);
+    const auto* rule = dynamic_cast<const UsableUnitsRule*>(gpu.sharing.get());
+    EXPECT_NE(rule, nullptr);
+    return rule != nullptr ? rule->usable_units(vgpu, gpu.free_units(vgpu), gpu.residents) : -1;
+  };
+  EXPECT_EQ(run->cluster().gpu(0).free_units(vgpu), 9);
+  EXPECT_EQ(usable(0), 0);  // memory
+  EXPECT_EQ(usable(1), 0);  // cores
+  EXPECT_EQ(usable(2), 9);  // 1000 MiB and no cores taken: more vGPUs fit
+  EXPECT_EQ(run->cluster().gpu(2).residents.size(), 1u);
 }
 
 TEST(FractionalHami, CoresCapComputeExceptAtZeroAndHundred) {
