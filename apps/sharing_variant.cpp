@@ -5,9 +5,9 @@
 
 #include "policies/mig/mig_profiles.h"
 #include "policies/vgpu/vgpu_types.h"
-#include "sim/scenario/did_you_mean.h"
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/json_pointer.h"
+#include "sim/input/did_you_mean.h"
+#include "sim/input/error_text.h"
+#include "sim/input/json_pointer.h"
 
 namespace sharesim {
 namespace {

@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "sim/cluster/gpu_catalog.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 #include "workloads/openb_trace.h"
 #include "workloads/trace_tools.h"
 

@@ -11,9 +11,9 @@
 #include "policies/sharing_config.h"
 #include "policies/timeslice/timeslice_policy.h"
 #include "policies/vgpu/vgpu_policy.h"
-#include "sim/scenario/did_you_mean.h"
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/did_you_mean.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <stdexcept>
 
-#include "sim/scenario/input_error.h"
-#include "sim/scenario/scenario_semantics.h"
+#include "sim/input/input_error.h"
+#include "sim/cluster/gpu_catalog.h"
 
 namespace sharesim {
 

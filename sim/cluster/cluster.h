@@ -15,7 +15,7 @@
 #include "sim/cluster/network_topology.h"
 #include "sim/cluster/node_topology.h"
 #include "sim/cluster/resource_names.h"
-#include "sim/scenario/scenario.h"
+#include "sim/cluster/node_pool_spec.h"
 
 namespace sharesim {
 
