@@ -10,9 +10,9 @@
 #include "sim/core/csv_format.h"
 #include "sim/metrics/output_files.h"
 #include "sim/metrics/output_set.h"
-#include "sim/scenario/did_you_mean.h"
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/did_you_mean.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 namespace {

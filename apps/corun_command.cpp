@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "apps/corun.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 

@@ -32,8 +32,8 @@
 #include "apps/trace_command.h"
 #include "policies/policy_registry.h"
 #include "sim/cluster/gpu_table.h"
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
 #include "workloads/native_trace.h"
 #include "workloads/standalone_workload.h"
 

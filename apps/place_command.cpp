@@ -18,8 +18,8 @@
 #include "experiments/fragmentation/sweep.h"
 #include "experiments/fragmentation/target_workload.h"
 #include "sim/metrics/output_set.h"
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 

@@ -7,7 +7,7 @@
 #include "apps/mig_speed_check.h"
 #include "apps/profiles_validate.h"
 #include "policies/contention/contention_model.h"
-#include "sim/scenario/error_text.h"
+#include "sim/input/error_text.h"
 #include "workloads/profiles/profile_fit.h"
 #include "workloads/profiles/workload_profile.h"
 

@@ -11,8 +11,8 @@
 #include "kernels/host/calib_error.h"
 #include "kernels/host/raw_data.h"
 #include "policies/policy_registry.h"
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
 #include "sim/scenario/scenario.h"
 #include "workloads/profiles/profile_fit.h"
 

@@ -10,9 +10,9 @@
 
 #include "apps/scenario_run.h"
 #include "sim/core/sim_time.h"
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
-#include "sim/scenario/json_reader.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
+#include "sim/input/json_reader.h"
 #include "sim/scenario/scenario_overrides.h"
 
 namespace sharesim {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <functional>
 
-#include "sim/scenario/error_text.h"
+#include "sim/input/error_text.h"
 
 namespace sharesim {
 namespace {

@@ -10,8 +10,8 @@
 #include "policies/policy_registry.h"
 #include "sim/metrics/output_files.h"
 #include "sim/metrics/output_set.h"
-#include "sim/scenario/input_error.h"
-#include "sim/scenario/json_pointer.h"
+#include "sim/input/input_error.h"
+#include "sim/input/json_pointer.h"
 #include "workloads/profiles/workload_profile.h"
 #include "workloads/workload_builder.h"
 

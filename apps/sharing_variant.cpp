@@ -4,9 +4,9 @@
 #include <optional>
 
 #include "policies/policy_registry.h"
-#include "sim/scenario/did_you_mean.h"
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/json_pointer.h"
+#include "sim/input/did_you_mean.h"
+#include "sim/input/error_text.h"
+#include "sim/input/json_pointer.h"
 
 namespace sharesim {
 namespace {

@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 #include "sim/scenario/scenario.h"
 
 namespace sharesim {

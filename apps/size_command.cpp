@@ -10,7 +10,7 @@
 #include "apps/size_search.h"
 #include "apps/sweep_spec.h"
 #include "sim/metrics/output_files.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 

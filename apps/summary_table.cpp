@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "policies/policy_registry.h"
-#include "sim/scenario/error_text.h"
+#include "sim/input/error_text.h"
 
 namespace sharesim {
 namespace {

@@ -13,9 +13,9 @@
 #include "apps/run_pool.h"
 #include "apps/sweep_results.h"
 #include "apps/sweep_spec.h"
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
-#include "sim/scenario/json_pointer.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
+#include "sim/input/json_pointer.h"
 
 namespace sharesim {
 

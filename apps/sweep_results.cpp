@@ -12,9 +12,9 @@
 #include "sim/core/csv_format.h"
 #include "sim/metrics/output_files.h"
 #include "sim/metrics/student_t.h"
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
-#include "sim/scenario/json_reader.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
+#include "sim/input/json_reader.h"
 
 namespace sharesim {
 namespace {

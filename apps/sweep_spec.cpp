@@ -6,10 +6,10 @@
 #include <map>
 
 #include "apps/scenario_run.h"
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
-#include "sim/scenario/json_pointer.h"
-#include "sim/scenario/json_reader.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
+#include "sim/input/json_pointer.h"
+#include "sim/input/json_reader.h"
 #include "sim/scenario/schema_validator.h"
 
 namespace sharesim {

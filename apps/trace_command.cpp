@@ -7,7 +7,7 @@
 
 #include "policies/policy_registry.h"
 #include "sim/cluster/gpu_catalog.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 #include "workloads/openb_trace.h"
 #include "workloads/trace_tools.h"
 

@@ -29,7 +29,7 @@
 #include "kernels/host/profile_compare.h"
 #include "kernels/host/raw_data.h"
 #include "kernels/run_modes.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace {
 

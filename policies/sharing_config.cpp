@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <optional>
 
-#include "sim/scenario/did_you_mean.h"
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/did_you_mean.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "regression/welch_test.h"
 #include "sim/metrics/output_files.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 #include "workloads/csv_reader.h"
 
 namespace sharesim {

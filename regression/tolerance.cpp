@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 

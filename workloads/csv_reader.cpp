@@ -7,9 +7,9 @@
 #include <cstring>
 
 #include "sim/core/checked_conversion.h"
-#include "sim/scenario/did_you_mean.h"
-#include "sim/scenario/input_error.h"
-#include "sim/scenario/json_reader.h"
+#include "sim/input/did_you_mean.h"
+#include "sim/input/input_error.h"
+#include "sim/input/json_reader.h"
 
 namespace sharesim {
 namespace {

@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
-#include "sim/scenario/json_reader.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
+#include "sim/input/json_reader.h"
 
 namespace sharesim {
 namespace {

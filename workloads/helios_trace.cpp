@@ -1,6 +1,6 @@
 #include "workloads/helios_trace.h"
 
-#include "sim/scenario/error_text.h"
+#include "sim/input/error_text.h"
 
 namespace sharesim {
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/core/csv_format.h"
+#include "sim/runtime/job_origin.h"
 #include "sim/runtime/job_source.h"
 #include "workloads/csv_reader.h"
 #include "workloads/workload_context.h"

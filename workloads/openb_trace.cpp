@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <iostream>
 
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 

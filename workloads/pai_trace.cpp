@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "sim/core/checked_conversion.h"
-#include "sim/scenario/error_text.h"
+#include "sim/input/error_text.h"
 
 namespace sharesim {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 

@@ -5,9 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/core/checked_conversion.h"
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
-#include "sim/scenario/json_reader.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
+#include "sim/input/json_reader.h"
 
 namespace sharesim {
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/cluster/cluster.h"
+#include "sim/runtime/job_origin.h"
 #include "sim/runtime/job_source.h"
 #include "sim/scenario/scenario.h"
 #include "workloads/workload_context.h"

@@ -6,7 +6,7 @@
 
 #include "sim/core/checked_conversion.h"
 #include "sim/core/csv_format.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 

@@ -6,7 +6,7 @@
 
 #include "sim/core/csv_format.h"
 #include "sim/metrics/percentiles.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 #include "workloads/native_trace.h"
 #include "workloads/trace_import.h"
 #include "workloads/workload_builder.h"

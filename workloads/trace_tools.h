@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/cluster/gpu_catalog.h"
+#include "sim/runtime/job_origin.h"
 #include "sim/runtime/job_source.h"
 #include "workloads/workload_context.h"
 

@@ -6,10 +6,10 @@
 #include <optional>
 #include <set>
 
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
-#include "sim/scenario/json_reader.h"
-#include "sim/scenario/scenario_semantics.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
+#include "sim/input/json_reader.h"
+#include "sim/cluster/gpu_catalog.h"
 #include "workloads/arrival_scaling.h"
 #include "workloads/behaviour_classes.h"
 #include "workloads/diurnal_generator.h"

@@ -6,10 +6,10 @@
 #include <optional>
 #include <string_view>
 
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
-#include "sim/scenario/json_pointer.h"
-#include "sim/scenario/scenario_semantics.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
+#include "sim/input/json_pointer.h"
+#include "sim/cluster/gpu_catalog.h"
 #include "workloads/measured_usage.h"
 #include "workloads/profiles/workload_profile.h"
 

@@ -11,6 +11,7 @@
 
 #include "sim/cluster/gpu_catalog.h"
 #include "sim/cluster/resource_names.h"
+#include "sim/runtime/job_origin.h"
 #include "sim/scenario/scenario.h"
 #include "sim/sched/job.h"
 #include "sim/sched/per_device_resource.h"

@@ -6,7 +6,7 @@
 #include "apps/report/report_input.h"
 #include "apps/report/report_plots.h"
 #include "sim/metrics/output_files.h"
-#include "sim/scenario/error_text.h"
+#include "sim/input/error_text.h"
 
 namespace sharesim {
 namespace {

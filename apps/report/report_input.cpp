@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
 #include "workloads/csv_reader.h"
 
 namespace sharesim {

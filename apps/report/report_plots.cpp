@@ -10,7 +10,7 @@
 
 #include "experiments/fragmentation/gnuplot.h"
 #include "sim/metrics/output_files.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 namespace {

@@ -4,8 +4,8 @@
 #include <map>
 
 #include "sim/cluster/gpu_catalog.h"
-#include "sim/scenario/did_you_mean.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/did_you_mean.h"
+#include "sim/input/input_error.h"
 #include "workloads/openb/openb_csv.h"
 #include "workloads/openb_trace.h"
 

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 extern char** environ;
 

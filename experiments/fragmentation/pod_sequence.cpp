@@ -3,7 +3,7 @@
 #include <numeric>
 
 #include "sim/core/random_stream.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 

@@ -15,7 +15,7 @@
 #include "experiments/fragmentation/quartiles.h"
 #include "experiments/fragmentation/target_workload.h"
 #include "sim/metrics/output_set.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 #include "workloads/openb/openb_csv.h"
 
 namespace sharesim {

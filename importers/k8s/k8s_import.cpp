@@ -6,7 +6,7 @@
 #include "importers/k8s/node_import.h"
 #include "importers/k8s/scheduler_config.h"
 #include "importers/k8s/workload_import.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 #include "sim/scenario/scenario_overrides.h"
 
 namespace sharesim {

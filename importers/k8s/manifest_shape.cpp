@@ -2,7 +2,7 @@
 
 #include <string_view>
 
-#include "sim/scenario/json_pointer.h"
+#include "sim/input/json_pointer.h"
 
 namespace sharesim {
 namespace {

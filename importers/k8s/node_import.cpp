@@ -6,9 +6,9 @@
 
 #include "importers/k8s/quantity.h"
 #include "importers/k8s/yaml_documents.h"
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
-#include "sim/scenario/json_pointer.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
+#include "sim/input/json_pointer.h"
 
 namespace sharesim {
 namespace {

@@ -8,8 +8,8 @@
 #include <string_view>
 
 #include "importers/k8s/manifest_shape.h"
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 namespace {

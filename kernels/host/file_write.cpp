@@ -4,7 +4,7 @@
 
 #include "kernels/host/calib_error.h"
 #include "sim/metrics/output_set.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim::calib {
 

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "kernels/host/calib_error.h"
-#include "sim/scenario/json_pointer.h"
+#include "sim/input/json_pointer.h"
 
 namespace sharesim::calib {
 

@@ -5,7 +5,7 @@
 #include "kernels/host/calib_error.h"
 #include "kernels/host/json_read.h"
 #include "policies/calibration/calibration_profile.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim::calib {
 

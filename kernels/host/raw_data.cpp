@@ -1,7 +1,7 @@
 #include "kernels/host/raw_data.h"
 
 #include "kernels/host/json_read.h"
-#include "sim/scenario/json_pointer.h"
+#include "sim/input/json_pointer.h"
 
 namespace sharesim::calib {
 

@@ -5,10 +5,10 @@
 #include <optional>
 
 #include "sim/core/embedded_files.h"
-#include "sim/scenario/did_you_mean.h"
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
-#include "sim/scenario/json_reader.h"
+#include "sim/input/did_you_mean.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
+#include "sim/input/json_reader.h"
 
 namespace sharesim {
 namespace embedded {

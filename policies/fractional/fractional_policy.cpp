@@ -8,7 +8,7 @@
 #include "policies/memory_accounting.h"
 #include "policies/sharing_config.h"
 #include "policies/time_sharing/duty_cycle.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 namespace {

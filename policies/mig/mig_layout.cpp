@@ -6,8 +6,8 @@
 #include <map>
 #include <string_view>
 
-#include "sim/scenario/did_you_mean.h"
-#include "sim/scenario/error_text.h"
+#include "sim/input/did_you_mean.h"
+#include "sim/input/error_text.h"
 
 namespace sharesim {
 namespace {

@@ -11,8 +11,8 @@
 #include "policies/mig/mig_profiles.h"
 #include "policies/sharing_config.h"
 #include "policies/time_sharing/duty_cycle.h"
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 namespace {

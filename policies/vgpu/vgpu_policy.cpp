@@ -8,9 +8,9 @@
 #include "policies/memory_accounting.h"
 #include "policies/sharing_config.h"
 #include "policies/time_sharing/duty_cycle.h"
-#include "sim/scenario/did_you_mean.h"
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/did_you_mean.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 

@@ -4,9 +4,7 @@
 #include <stdexcept>
 
 #include "sim/core/assert.h"
-
-#include "sim/scenario/input_error.h"
-#include "sim/scenario/scenario_semantics.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 

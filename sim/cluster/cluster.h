@@ -21,7 +21,7 @@
 #include "sim/cluster/node_topology.h"
 #include "sim/cluster/pod_placement.h"
 #include "sim/cluster/resource_names.h"
-#include "sim/scenario/scenario.h"
+#include "sim/cluster/node_pool_spec.h"
 
 namespace sharesim {
 

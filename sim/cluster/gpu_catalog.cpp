@@ -10,11 +10,11 @@
 #include <utility>
 #include <vector>
 
-#include "sim/scenario/did_you_mean.h"
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
-#include "sim/scenario/json_pointer.h"
-#include "sim/scenario/json_reader.h"
+#include "sim/input/did_you_mean.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
+#include "sim/input/json_pointer.h"
+#include "sim/input/json_reader.h"
 
 namespace sharesim {
 namespace embedded {
@@ -281,6 +281,12 @@ std::vector<std::string> GpuCatalog::ids() const {
   result.reserve(models_.size());
   for (const GpuModel& model : models_) result.push_back(model.id);
   return result;
+}
+
+std::string unknown_gpu_model_problem(const std::string& id, const GpuCatalog& catalog) {
+  std::string problem = "unknown GPU model " + quote(id);
+  if (const auto suggestion = closest_match(id, catalog.ids())) problem += "; did you mean " + quote(*suggestion) + "?";
+  return problem + " (see `sharesim gpus`)";
 }
 
 }  // namespace sharesim

@@ -32,7 +32,7 @@ struct GpuModel {
 
 class GpuCatalog {
  public:
-  // Parses catalog JSON text. Throws InputError (sim/scenario/input_error.h) naming
+  // Parses catalog JSON text. Throws InputError (sim/input/input_error.h) naming
   // `origin` (a file path or "<embedded catalog>") and the JSON pointer of the bad field.
   static GpuCatalog parse(std::string_view json_text, const std::string& origin);
   static GpuCatalog load_file(const std::string& path);
@@ -47,5 +47,9 @@ class GpuCatalog {
  private:
   std::vector<GpuModel> models_;
 };
+
+// "unknown GPU model \"X\"; did you mean \"Y\"? (see `sharesim gpus`)", for any place
+// that names a catalog id.
+std::string unknown_gpu_model_problem(const std::string& id, const GpuCatalog& catalog);
 
 }  // namespace sharesim

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "sim/runtime/cluster_runtime.h"
-#include "sim/scenario/scenario.h"
+#include "sim/metrics/metrics_spec.h"
 
 namespace sharesim {
 

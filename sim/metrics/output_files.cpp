@@ -10,7 +10,7 @@
 
 #include "sim/core/csv_format.h"
 #include "sim/metrics/output_set.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 

@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 namespace fs = std::filesystem;

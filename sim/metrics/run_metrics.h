@@ -10,7 +10,7 @@
 #include "sim/metrics/metrics_window.h"
 #include "sim/metrics/percentiles.h"
 #include "sim/runtime/cluster_runtime.h"
-#include "sim/scenario/scenario.h"
+#include "sim/metrics/metrics_spec.h"
 
 namespace sharesim {
 

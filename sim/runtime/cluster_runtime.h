@@ -23,6 +23,7 @@
 #include "sim/core/simulator.h"
 #include "sim/runtime/gpu_repartitioner.h"
 #include "sim/runtime/job_behaviour.h"
+#include "sim/runtime/job_origin.h"
 #include "sim/runtime/job_source.h"
 #include "sim/runtime/measurement_window.h"
 #include "sim/runtime/slice_level.h"

@@ -4,8 +4,8 @@
 #include <cstdio>
 
 #include "sim/core/sim_time.h"
-#include "sim/scenario/input_error.h"
-#include "sim/scenario/json_pointer.h"
+#include "sim/input/input_error.h"
+#include "sim/input/json_pointer.h"
 
 namespace sharesim {
 namespace {

@@ -5,9 +5,9 @@
 #include <filesystem>
 
 #include "sim/scenario/default_sharing.h"
-#include "sim/scenario/input_error.h"
-#include "sim/scenario/json_pointer.h"
-#include "sim/scenario/json_reader.h"
+#include "sim/input/input_error.h"
+#include "sim/input/json_pointer.h"
+#include "sim/input/json_reader.h"
 #include "sim/scenario/memory_budget.h"
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/scenario_overrides.h"

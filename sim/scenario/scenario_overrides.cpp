@@ -2,9 +2,9 @@
 
 #include <charconv>
 
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
-#include "sim/scenario/json_pointer.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
+#include "sim/input/json_pointer.h"
 
 namespace sharesim {
 namespace {

@@ -11,10 +11,10 @@
 #include <optional>
 
 #include "sim/core/sim_time.h"
-#include "sim/scenario/did_you_mean.h"
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/json_pointer.h"
-#include "sim/scenario/json_reader.h"
+#include "sim/input/did_you_mean.h"
+#include "sim/input/error_text.h"
+#include "sim/input/json_pointer.h"
+#include "sim/input/json_reader.h"
 #include "sim/scenario/default_sharing.h"
 
 namespace sharesim {
@@ -413,12 +413,6 @@ class SemanticChecker {
 };
 
 }  // namespace
-
-std::string unknown_gpu_model_problem(const std::string& id, const GpuCatalog& catalog) {
-  std::string problem = "unknown GPU model " + quote(id);
-  if (const auto suggestion = closest_match(id, catalog.ids())) problem += "; did you mean " + quote(*suggestion) + "?";
-  return problem + " (see `sharesim gpus`)";
-}
 
 std::vector<ScenarioIssue> find_semantic_issues(const Json& document, const std::vector<DefinitionUse>& uses,
                                                 const GpuCatalog& catalog, const std::string& base_dir) {

@@ -23,8 +23,4 @@ std::vector<ScenarioIssue> find_semantic_issues(const nlohmann::ordered_json& do
                                                 const std::vector<DefinitionUse>& uses, const GpuCatalog& catalog,
                                                 const std::string& base_dir);
 
-// "unknown GPU model \"X\"; did you mean \"Y\"? (see `sharesim gpus`)", for any place
-// that names a catalog id.
-std::string unknown_gpu_model_problem(const std::string& id, const GpuCatalog& catalog);
-
 }  // namespace sharesim

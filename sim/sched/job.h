@@ -3,7 +3,6 @@
 // requests. Request shapes are interned (a million jobs from one generator share one
 // PodShape) so a job record stays small.
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -13,7 +12,6 @@
 #include "sim/cluster/pod_placement.h"
 #include "sim/cluster/taints.h"
 #include "sim/core/sim_time.h"
-#include "sim/runtime/job_behaviour.h"
 
 namespace sharesim {
 
@@ -48,23 +46,13 @@ struct ShapeTable {
   std::unordered_multimap<std::uint64_t, std::uint32_t> by_hash_;
 };
 
-// One origin of jobs (a generator, an explicit job list entry, a trace): names and classes.
-struct JobOrigin {
-  std::string name;  // job names are "<origin>-<sequence>"
-  std::string kind;  // behaviour class: "training", "batch", ...
-  // Set by workloads/ for classes that are more than steady work (services, notebooks).
-  std::shared_ptr<JobBehaviourFactory> behaviour;
-  RestartSpec restart;  // what a kill does to its jobs
-  SimTime slo = 0;      // request latency objective of a service (0 = none)
-};
-
 struct JobSpec {
   SimTime arrival = 0;
   SimTime work = 0;         // standalone duration on whole GPUs of its type
   std::uint32_t shape = 0;  // index into ShapeTable
   std::uint32_t pods = 1;   // gang size: all pods are placed together or none is
   std::int32_t priority = 0;
-  std::uint32_t origin = 0;    // index into the run's JobOrigin table
+  std::uint32_t origin = 0;    // index into the run's JobOrigin table (sim/runtime/job_origin.h)
   std::uint32_t sequence = 0;  // number within its origin
   // Its PriorityClass's preemptionPolicy: PreemptLowerPriority (true) or Never. Sits in what was
   // padding, so the spec stays 40 bytes.

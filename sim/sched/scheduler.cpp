@@ -5,8 +5,8 @@
 #include <limits>
 #include <map>
 
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
 #include "sim/sched/placement/weighted_score_placement.h"
 
 namespace sharesim {

@@ -24,6 +24,7 @@
 #include "sim/sched/job.h"
 #include "sim/sched/pending_queue.h"
 #include "sim/sched/placement_policy.h"
+#include "sim/sched/scheduler_spec.h"
 
 namespace sharesim {
 

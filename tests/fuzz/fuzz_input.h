@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim::fuzz {
 

@@ -3,7 +3,7 @@
 #include <unordered_set>
 
 #include "sim/core/checked_conversion.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 namespace {

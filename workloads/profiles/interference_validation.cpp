@@ -6,7 +6,7 @@
 #include <map>
 #include <sstream>
 
-#include "sim/scenario/error_text.h"
+#include "sim/input/error_text.h"
 
 namespace sharesim {
 

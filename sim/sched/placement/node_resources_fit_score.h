@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "sim/scenario/scenario.h"
+#include "sim/sched/scheduler_spec.h"
 #include "sim/sched/placement/resource_allocation.h"
 
 namespace sharesim {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "sim/cluster/cluster.h"
-#include "sim/scenario/scenario.h"
+#include "sim/sched/scheduler_spec.h"
 #include "sim/sched/job.h"
 
 namespace sharesim {

@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
 #include "sim/sched/placement/balanced_allocation_score.h"
 #include "sim/sched/placement/best_fit_score.h"
 #include "sim/sched/placement/gpu_share_scorer.h"

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/sched/placement_policy.h"
+#include "sim/sched/scheduler_spec.h"
 
 namespace sharesim {
 

@@ -8,7 +8,7 @@
 
 #include "run_helpers.h"
 #include "sim/metrics/output_files.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 namespace {

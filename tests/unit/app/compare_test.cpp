@@ -9,7 +9,7 @@
 
 #include "apps/compare_run.h"
 #include "run_helpers.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 namespace {

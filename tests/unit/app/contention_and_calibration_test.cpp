@@ -6,7 +6,7 @@
 
 #include "policies/calibration/calibration_profile.h"
 #include "policies/contention/contention_model.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 namespace {

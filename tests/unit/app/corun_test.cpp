@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "policies/calibration/calibration_profile.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 namespace {

@@ -11,7 +11,7 @@
 #include "policies/policy_registry.h"
 #include "run_helpers.h"
 #include "sim/metrics/output_files.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 #include "workloads/native_trace.h"
 #include "workloads/standalone_workload.h"
 

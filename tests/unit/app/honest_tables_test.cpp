@@ -7,8 +7,8 @@
 #include "apps/run_verdict.h"
 #include "apps/summary_table.h"
 #include "run_helpers.h"
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/json_reader.h"
+#include "sim/input/error_text.h"
+#include "sim/input/json_reader.h"
 #include "sim/scenario/scenario.h"
 
 namespace sharesim {

@@ -9,7 +9,7 @@
 #include "importers/k8s/quantity.h"
 #include "importers/k8s/yaml_documents.h"
 #include "run_helpers.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 namespace {

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "run_helpers.h"
 #include "sim/scenario/default_sharing.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 namespace {

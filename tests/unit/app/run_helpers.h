@@ -5,7 +5,7 @@
 #include <string>
 
 #include "apps/scenario_run.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 #include "sim/scenario/scenario.h"
 
 namespace sharesim::testing {

@@ -6,7 +6,7 @@
 
 #include "policies/calibration/calibration_profile.h"
 #include "run_helpers.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 namespace {

@@ -13,7 +13,7 @@
 #include <fstream>
 #include <random>
 
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 namespace {

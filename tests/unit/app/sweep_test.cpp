@@ -11,7 +11,7 @@
 #include "apps/run_pool.h"
 #include "apps/sweep_results.h"
 #include "apps/sweep_spec.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 namespace {

@@ -17,7 +17,7 @@
 #include "experiments/fragmentation/target_workload.h"
 #include "placement_test_helpers.h"
 #include "sim/core/random_stream.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 #include "workloads/openb/openb_csv.h"
 
 namespace sharesim {

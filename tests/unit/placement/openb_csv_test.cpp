@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "placement_test_helpers.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 namespace {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "sim/cluster/gpu_table.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim {
 namespace {

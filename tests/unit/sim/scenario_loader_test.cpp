@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "sim/cluster/gpu_catalog.h"
-#include "sim/scenario/input_error.h"
-#include "sim/scenario/json_reader.h"
+#include "sim/input/input_error.h"
+#include "sim/input/json_reader.h"
 #include "sim/scenario/scenario.h"
 
 namespace sharesim {

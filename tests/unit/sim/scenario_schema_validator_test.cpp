@@ -5,9 +5,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/scenario/did_you_mean.h"
-#include "sim/scenario/json_pointer.h"
-#include "sim/scenario/json_reader.h"
+#include "sim/input/did_you_mean.h"
+#include "sim/input/json_pointer.h"
+#include "sim/input/json_reader.h"
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/schema_validator.h"
 

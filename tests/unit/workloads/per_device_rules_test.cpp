@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/cluster/gpu_catalog.h"
-#include "sim/scenario/input_error.h"
+#include "sim/input/input_error.h"
 #include "workloads/workload_context.h"
 
 namespace sharesim {

@@ -1,4 +1,4 @@
-#include "sim/scenario/did_you_mean.h"
+#include "sim/input/did_you_mean.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "sim/scenario/error_text.h"
+#include "sim/input/error_text.h"
 
 #include <charconv>
 #include <cmath>

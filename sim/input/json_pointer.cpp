@@ -1,4 +1,4 @@
-#include "sim/scenario/json_pointer.h"
+#include "sim/input/json_pointer.h"
 
 #include <charconv>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "sim/scenario/json_reader.h"
+#include "sim/input/json_reader.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -9,9 +9,9 @@
 #include <set>
 #include <vector>
 
-#include "sim/scenario/error_text.h"
-#include "sim/scenario/input_error.h"
-#include "sim/scenario/json_pointer.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
+#include "sim/input/json_pointer.h"
 
 namespace sharesim {
 namespace {
