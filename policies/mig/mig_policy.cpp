@@ -59,7 +59,7 @@ MigSettings MigSettings::read(const SharingConfig& config, const GpuModel& model
   }
   if (const std::optional<SharingConfig> timeslice = config.section("timeslice")) {
     settings.timeslice = TimesliceSettings::read(*timeslice, model);
-    if (settings.timeslice->fidelity != "fluid") {
+    if (settings.timeslice->fidelity != TimesliceFidelity::Fluid) {
       throw InputError(config.file(), timeslice->where("fidelity"),
                        "time-slicing inside MIG instances runs in fluid mode only; remove \"fidelity\"");
     }
@@ -240,7 +240,7 @@ void MigPolicy::on_join(std::span<const Resident> residents, Casualties& out) co
     if (used <= limit) continue;
     out.cause = KillCause::Oom;
     out.reason = oom_message(newcomer.demand.mem_mib, used, limit) + " (MIG instance " + instance_name(i) + ")";
-    const bool whole_instance = settings_.timeslice && settings_.timeslice->oom_blast_radius == "gpu";
+    const bool whole_instance = settings_.timeslice && settings_.timeslice->oom_blast_radius == OomBlastRadius::Gpu;
     for (std::size_t k = 0; k < residents.size(); ++k) {
       if (k == newcomer_index || (whole_instance && (residents[k].slots >> i & 1u))) out.killed.push_back(k);
     }

@@ -19,8 +19,10 @@ TimesliceSettings TimesliceSettings::read(const SharingConfig& config, const Gpu
   settings.rename_by_default = config.boolean("rename_by_default", false);
   settings.fail_requests_greater_than_one = config.boolean("fail_requests_greater_than_one", false);
   settings.level = config.choice("level", "default", {"default", "short", "medium", "long"});
-  settings.oom_blast_radius = config.choice("oom_blast_radius", "pod", {"pod", "gpu"});
-  settings.fidelity = config.choice("fidelity", "fluid", {"fluid", "slice"});
+  settings.oom_blast_radius =
+      config.choice("oom_blast_radius", "pod", {"pod", "gpu"}) == "gpu" ? OomBlastRadius::Gpu : OomBlastRadius::Pod;
+  settings.fidelity = config.choice("fidelity", "fluid", {"fluid", "slice"}) == "slice" ? TimesliceFidelity::Slice
+                                                                                        : TimesliceFidelity::Fluid;
   settings.duty_period_ns = std::llround(config.number("duty_period_ms", 100, 1, 3.6e6) * 1e6);
   if (config.has("level") && !model.compute_policy_timeslice) {
     // nvidia-smi compute-policy is not supported on GeForce parts (catalog field
@@ -68,7 +70,7 @@ void TimeslicePolicy::on_join(std::span<const Resident> residents, Casualties& o
   if (used <= memory_mib_) return;
   out.cause = KillCause::Oom;
   out.reason = oom_message(newcomer.demand.mem_mib, used, memory_mib_);
-  if (settings_.oom_blast_radius == "gpu") {
+  if (settings_.oom_blast_radius == OomBlastRadius::Gpu) {
     for (std::size_t i = 0; i < residents.size(); ++i) out.killed.push_back(i);
   } else {
     out.killed.push_back(residents.size() - 1);
@@ -88,7 +90,7 @@ double TimeslicePolicy::context_switches_per_ns(std::span<const Resident> reside
 }
 
 std::optional<SliceSchedule> TimeslicePolicy::slice_schedule() const {
-  if (settings_.fidelity != "slice") return std::nullopt;
+  if (settings_.fidelity != TimesliceFidelity::Slice) return std::nullopt;
   return SliceSchedule{timing_.slice_ns, timing_.gap_ns, settings_.duty_period_ns};
 }
 

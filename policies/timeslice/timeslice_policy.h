@@ -5,6 +5,10 @@
 // "Time-slicing"). No memory isolation: when the residents' memory exceeds the GPU, the
 // allocation that does not fit fails (OOM), and `oom_blast_radius` says whether only that pod
 // or every pod on the GPU dies. Contexts are isolated from each other's faults.
+#include <cstdint>
+#include <optional>
+#include <string>
+
 #include "policies/calibration/calibration_profile.h"
 #include "policies/device_plugin.h"
 #include "policies/policy_entry.h"
@@ -16,13 +20,19 @@ namespace sharesim {
 
 class SharingConfig;
 
+// Who an out-of-memory kill takes: the pod whose allocation failed, or every pod of the GPU
+// (docs/models.md, the timeslice keys). Enums, not the config's strings: read on every join.
+enum class OomBlastRadius : std::uint8_t { Pod, Gpu };
+// Fluid rates, or every slice and switch as events (sim/runtime/slice_level.h).
+enum class TimesliceFidelity : std::uint8_t { Fluid, Slice };
+
 struct TimesliceSettings {
   std::int64_t replicas = 1;
   bool rename_by_default = false;
   bool fail_requests_greater_than_one = false;
   std::string level = "default";         // nvidia-smi compute-policy --set-timeslice
-  std::string oom_blast_radius = "pod";  // "pod" | "gpu"
-  std::string fidelity = "fluid";        // "fluid" | "slice"
+  OomBlastRadius oom_blast_radius = OomBlastRadius::Pod;  // "pod" | "gpu"
+  TimesliceFidelity fidelity = TimesliceFidelity::Fluid;  // "fluid" | "slice"
   // Slice-level mode: mean host + GPU phase of a context with a duty cycle (docs/models.md
   // "Duty cycles"; assumed, a training step's order of magnitude).
   std::int64_t duty_period_ns = 100'000'000;
