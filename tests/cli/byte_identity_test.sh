@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/check_byte_identity.sh (the before/after check of a refactoring, issue 13) must pass a
-# binary compared with itself and catch a binary whose results differ: here the same binary
-# behind a wrapper that changes the seed of every `run`.
+# binary compared with itself, catch a binary whose results differ (here the same binary behind a
+# wrapper that changes the seed of every `run`) and fail a run cut short by its time limit.
 #
 #   bash tests/cli/byte_identity_test.sh PATH/TO/sharesim SOURCE_DIR
 set -u
@@ -36,9 +36,18 @@ if [[ $status -ne 1 ]] || ! grep -q '^3 cases, 2 different' "$work/differ.log" |
   cat "$work/differ.log"; failures=$((failures + 1))
 fi
 
+# A run cut short by the time limit is not a pass: nothing was compared.
+BYTE_IDENTITY_FILTER='two-nodes-exclusive' BYTE_IDENTITY_TIMEOUT=0.001 \
+  "$src/scripts/check_byte_identity.sh" "$bin" "$bin" "$work/timeout" >"$work/timeout.log" 2>&1
+status=$?
+if [[ $status -ne 1 ]] || ! grep -q '^TIMED OUT' "$work/timeout.log"; then
+  echo "FAIL: expected exit 1 and TIMED OUT for runs cut short, got exit $status:"
+  cat "$work/timeout.log"; failures=$((failures + 1))
+fi
+
 if [[ $("$src/scripts/check_byte_identity.sh" "$bin" 2>&1; echo "exit $?") != *"exit 2" ]]; then
   echo "FAIL: a missing argument must exit 2"; failures=$((failures + 1))
 fi
 
-[[ $failures -eq 0 ]] && echo "byte identity script: 3 checks passed"
+[[ $failures -eq 0 ]] && echo "byte identity script: 4 checks passed"
 [[ $failures -eq 0 ]]
