@@ -45,6 +45,14 @@ def bandwidth_as_sm(source):
                        "request is taken to keep this share of every resource busy"}
 
 
+def fp16_weights_memory(parameters, mib, source):
+    """Provenance of a serving profile's mem_mib taken as its FP16 weights (`parameters` as the
+    source writes the count)."""
+    return {"provenance": "derived", "source": source,
+            "formula": f"{parameters} parameters x 2 bytes (FP16) / 2^20 = {mib} MiB: the weights alone, a "
+                       "lower bound (no CUDA context, TensorRT workspace or activations)"}
+
+
 def write(profile):
     path = os.path.join("scenarios", "profiles", profile["name"] + ".json")
     with open(path, "w") as f:
@@ -72,12 +80,10 @@ bert_prov = {
     "/demand/sm": {"provenance": "derived", "source": BERT_SRC,
                    "formula": share_formula(bert_tput, bert_best, bert_share, "sequences/s")},
     "/demand/bw": bandwidth_as_sm(BERT_SRC),
-    "/demand/mem_mib": {"provenance": "derived",
-                        "source": "Devlin et al., 'BERT: Pre-training of Deep Bidirectional Transformers for "
-                                  "Language Understanding', NAACL 2019, section 3: BERT-BASE, Total "
-                                  "Parameters=110M",
-                        "formula": f"110e6 parameters x 2 bytes (FP16) / 2^20 = {bert_mem} MiB: the weights "
-                                   "alone, a lower bound (no CUDA context, TensorRT workspace or activations)"},
+    "/demand/mem_mib": fp16_weights_memory("110e6", bert_mem,
+                                           "Devlin et al., 'BERT: Pre-training of Deep Bidirectional Transformers "
+                                           "for Language Understanding', NAACL 2019, section 3: BERT-BASE, Total "
+                                           "Parameters=110M"),
 }
 for b, ms in bert_latency_ms.items():
     bert_prov[f"/serving/throughput_per_s/{b}"] = {
@@ -117,13 +123,12 @@ rn_prov = {
     "/demand/sm": {"provenance": "derived", "source": RN_SRC,
                    "formula": share_formula(rn_tput, rn_best, rn_share, "inferences/s")},
     "/demand/bw": bandwidth_as_sm(RN_SRC),
-    "/demand/mem_mib": {"provenance": "derived",
-                        "source": "torchvision documentation, torchvision.models.resnet50, "
-                                  "ResNet50_Weights.IMAGENET1K_V1: num_params 25557032 "
-                                  "(pytorch.org/vision/stable/models/generated/torchvision.models.resnet50.html; "
-                                  "torchvision's ResNet-50 is the v1.5 variant)",
-                        "formula": f"25557032 parameters x 2 bytes (FP16) / 2^20 = {rn_mem} MiB: the weights "
-                                   "alone, a lower bound (no CUDA context, TensorRT workspace or activations)"},
+    "/demand/mem_mib": fp16_weights_memory("25557032", rn_mem,
+                                           "torchvision documentation, torchvision.models.resnet50, "
+                                           "ResNet50_Weights.IMAGENET1K_V1: num_params 25557032 "
+                                           "(pytorch.org/vision/stable/models/generated/"
+                                           "torchvision.models.resnet50.html; torchvision's ResNet-50 is the "
+                                           "v1.5 variant)"),
 }
 for b, v in rn_tput.items():
     rn_prov[f"/serving/throughput_per_s/{b}"] = {
