@@ -6,6 +6,7 @@
 #
 #   bash tests/cli/architect_test.sh PATH/TO/sharesim SOURCE_DIR
 set -u
+cli_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 src=$(cd "$2" && pwd)
 scenario=$src/scenarios/architect-h100.json
@@ -13,21 +14,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/sharesim-architect.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 2
 
-passed=0
-failed=0
-check() {  # DESCRIPTION COMMAND...; the command's stdout is kept in $tmp/out until the next check
-  local what=$1
-  shift
-  if "$@" >"$tmp/out.new" 2>"$tmp/err"; then
-    mv "$tmp/out.new" "$tmp/out"
-    passed=$((passed + 1))
-    echo "ok - $what"
-  else
-    mv "$tmp/out.new" "$tmp/out"
-    failed=$((failed + 1))
-    echo "FAIL - $what: $(head -c 400 "$tmp/err" | tr '\n' ' ')"
-  fi
-}
+# shellcheck source=command_checks.sh
+source "$cli_dir/command_checks.sh"
 json_check() {  # FILE PYTHON_EXPRESSION over `d` (the parsed file)
   python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2"
 }

@@ -5,26 +5,14 @@
 #
 #   bash tests/cli/sweep_test.sh PATH/TO/sharesim
 set -u
+cli_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sharesim-sweep-cli.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 2
 
-passed=0
-failed=0
-check() {  # DESCRIPTION COMMAND...; the command's stdout is kept in $tmp/out until the next check
-  local what=$1
-  shift
-  if "$@" >"$tmp/out.new" 2>"$tmp/err"; then
-    mv "$tmp/out.new" "$tmp/out"
-    passed=$((passed + 1))
-    echo "ok - $what"
-  else
-    mv "$tmp/out.new" "$tmp/out"
-    failed=$((failed + 1))
-    echo "FAIL - $what: $(head -c 400 "$tmp/err" | tr '\n' ' ')"
-  fi
-}
+# shellcheck source=command_checks.sh
+source "$cli_dir/command_checks.sh"
 same_results() {  # DIR1 DIR2: runs.csv and the aggregate byte for byte
   local f
   for f in runs.csv aggregate.csv aggregate.json; do
