@@ -4,6 +4,7 @@
 #include <iostream>
 #include <string>
 
+#include "apps/duty_cycle_validation.h"
 #include "apps/mig_speed_check.h"
 #include "apps/profiles_validate.h"
 #include "policies/contention/contention_model.h"
@@ -21,6 +22,7 @@ struct ProfilesCommand {
   CLI::App* validate = nullptr;
   std::string miso_dir, gavel_dir, output_dir;
   std::vector<std::string> calibration_files;
+  std::vector<std::string> duty_files;
   bool mig_check_detail = false;
   bool quick = false;
 };
@@ -64,6 +66,10 @@ int run_validate(const ProfilesCommand& c) {
   if (!c.calibration_files.empty()) {
     std::cout << "\n## Concurrent sharing: calibration co-runs\n\n"
               << calibration_validation_report(c.calibration_files);
+  }
+  if (!c.duty_files.empty()) {
+    std::cout << "\n## Time-divided and concurrent sharing: duty cycles measured\n\n"
+              << duty_cycle_validation_report(c.duty_files);
   }
   if (!c.miso_dir.empty()) {
     std::cout << "\n## MIG slice speeds: MISO\n\n" << mig_speed_check_markdown(check_mig_speeds(c.miso_dir));
@@ -119,6 +125,7 @@ std::shared_ptr<ProfilesCommand> add_profiles_command(CLI::App& app) {
   c->validate->add_option("--gavel", c->gavel_dir, "Gavel data folder (simulation_throughputs.json)");
   c->validate->add_option("--miso", c->miso_dir, "MISO data folder (mig_mean_iter_latency_s.csv)");
   c->validate->add_option("--calibration", c->calibration_files, "Raw calibration files with co-runs");
+  c->validate->add_option("--duty", c->duty_files, "Raw calibration files with the duty-cycle probe");
   c->validate->add_flag("--quick", c->quick, "Gavel: only the in-sample and cross-GPU rows (seconds)");
   return c;
 }

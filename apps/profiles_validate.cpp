@@ -8,6 +8,7 @@
 #include <sstream>
 #include <vector>
 
+#include "apps/validation_policy.h"
 #include "kernels/host/calib_error.h"
 #include "kernels/host/raw_data.h"
 #include "policies/policy_registry.h"
@@ -19,38 +20,6 @@
 namespace sharesim {
 
 namespace {
-
-// One GPU's policy, made by the registry from a node pool's `sharing` config as in a run.
-struct PolicyUnderTest {
-  ResourceNames names;
-  std::unique_ptr<GpuSharing> policy;
-};
-std::shared_ptr<PolicyUnderTest> make_policy(const std::string& gpu_id, const nlohmann::json& sharing,
-                                             const MeasuredProfiles& measured) {
-  const GpuModel* model = GpuCatalog::builtin().find(gpu_id);
-  if (model == nullptr) throw InputError("<validate>", "", "unknown catalog GPU " + quote(gpu_id));
-  static const CalibrationSet calibration;
-  NodePoolSpec pool;
-  pool.gpu = gpu_id;
-  pool.sharing = sharing;
-  auto out = std::make_shared<PolicyUnderTest>();
-  out->policy = make_sharing_factory("<validate>", calibration, measured)(pool, *model, out->names);
-  return out;
-}
-
-std::vector<double> rates_of(const GpuSharing& policy, std::vector<Resident>& residents) {
-  policy.compute_rates(residents);
-  std::vector<double> rates(residents.size());
-  for (std::size_t i = 0; i < residents.size(); ++i) rates[i] = residents[i].rate;
-  return rates;
-}
-
-double sorted_median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  if (values.empty()) return 0;
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
 
 // Calibration stressors: the named resource each exercises (kernels/calibrate: fma = FP32 pipes,
 // smem = shared memory, both on the SMs; triad = DRAM; l2 = L2-resident reads; launch = empty
@@ -77,13 +46,13 @@ void add_time_sliced_rows(const calib::RawData& raw, const std::string& file, st
   for (const calib::CorunCase& c : raw.corun->cases) {
     if (c.mode == "processes" && c.kernels.size() == 1) alone[c.kernels[0]] = c.throughput[0];
   }
-  const auto under_test = make_policy(raw.gpu, {{"policy", "timeslice"}, {"replicas", 8}}, {});
+  const auto under_test = make_validation_policy(raw.gpu, {{"policy", "timeslice"}, {"replicas", 8}}, {});
   std::map<std::size_t, std::vector<double>> errors_by_size;
   for (const calib::CorunCase& c : raw.corun->cases) {
     const bool gpu_bound = std::find(c.kernels.begin(), c.kernels.end(), "launch") == c.kernels.end();
     if (c.mode != "processes" || c.kernels.size() < 2 || !gpu_bound) continue;
     std::vector<Resident> residents(c.kernels.size());  // always busy: the default demand's duty 1
-    const std::vector<double> predicted = rates_of(*under_test->policy, residents);
+    const std::vector<double> predicted = policy_rates(*under_test->policy, residents);
     for (std::size_t v = 0; v < c.kernels.size(); ++v) {
       const auto solo = alone.find(c.kernels[v]);
       if (solo == alone.end()) throw InputError(file, "/corun", "no alone run of " + quote(c.kernels[v]));
@@ -94,11 +63,27 @@ void add_time_sliced_rows(const calib::RawData& raw, const std::string& file, st
   for (const auto& [size, errors] : errors_by_size) {
     rows.push_back({raw.gpu, "time-sliced processes",
                     std::string(size == 2 ? "pairs" : "triples") + " of GPU-bound stressors, predicted (not fitted)",
-                    errors.size(), sorted_median(errors), *std::max_element(errors.begin(), errors.end())});
+                    errors.size(), median_of(errors), *std::max_element(errors.begin(), errors.end())});
   }
 }
 
 }  // namespace
+
+calib::RawData read_raw_calibration(const std::string& file) {
+  std::ifstream in(file);
+  if (!in) throw InputError(file, "", "cannot read the raw calibration file");
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(file, "", std::string("expected JSON: ") + e.what());
+  }
+  try {
+    return calib::parse_raw(json, file);
+  } catch (const calib::CalibError& e) {
+    throw InputError(file, "", e.what());
+  }
+}
 
 ConcurrentSolver mps_policy_solver(const std::string& gpu_id) {
   // The parameters of the jobs being predicted, looked up by profile id = 1 + position.
@@ -107,12 +92,12 @@ ConcurrentSolver mps_policy_solver(const std::string& gpu_id) {
   measured.interference = [table](std::uint32_t profile) -> const InterferenceParams* {
     return profile >= 1 && profile <= table->size() ? &(*table)[profile - 1] : nullptr;
   };
-  const auto under_test = make_policy(gpu_id, {{"policy", "mps"}, {"replicas", 1}}, measured);
+  const auto under_test = make_validation_policy(gpu_id, {{"policy", "mps"}, {"replicas", 1}}, measured);
   return [table, under_test](std::span<const InterferenceParams> params) {
     table->assign(params.begin(), params.end());
     std::vector<Resident> residents(params.size());
     for (std::size_t i = 0; i < params.size(); ++i) residents[i].demand.profile = static_cast<std::uint32_t>(i + 1);
-    return rates_of(*under_test->policy, residents);
+    return policy_rates(*under_test->policy, residents);
   };
 }
 
@@ -125,20 +110,7 @@ std::string gavel_validation_report(const std::string& gavel_dir, bool quick) {
 std::string calibration_validation_report(const std::vector<std::string>& raw_files) {
   std::vector<CalibrationRow> rows;
   for (const std::string& file : raw_files) {
-    std::ifstream in(file);
-    if (!in) throw InputError(file, "", "cannot read the raw calibration file");
-    nlohmann::json json;
-    try {
-      json = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::parse_error& e) {
-      throw InputError(file, "", std::string("expected JSON: ") + e.what());
-    }
-    calib::RawData raw;
-    try {
-      raw = calib::parse_raw(json, file);
-    } catch (const calib::CalibError& e) {
-      throw InputError(file, "", e.what());
-    }
+    const calib::RawData raw = read_raw_calibration(file);
     if (!raw.corun) throw InputError(file, "/corun", "expected co-run measurements, found none");
     const ConcurrentSolver solver = mps_policy_solver(raw.gpu);
     for (const char* mode : {"mps", "streams"}) {
@@ -177,7 +149,7 @@ std::string calibration_validation_report(const std::vector<std::string>& raw_fi
           for (std::uint32_t j : o.partners) group.push_back(params[j]);
           errors.push_back(std::abs(solver(group)[0] - o.speed) / o.speed);
         }
-        rows.push_back({raw.gpu, mode, what, errors.size(), sorted_median(errors),
+        rows.push_back({raw.gpu, mode, what, errors.size(), median_of(errors),
                         errors.empty() ? 0 : *std::max_element(errors.begin(), errors.end())});
       };
       const std::vector<InterferenceParams> from_pairs = fit_interference(pairs, masks, settings);

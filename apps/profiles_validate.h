@@ -4,9 +4,13 @@
 #include <string>
 #include <vector>
 
+#include "kernels/host/raw_data.h"
 #include "workloads/profiles/interference_validation.h"
 
 namespace sharesim {
+
+// A raw file of sharesim-calibrate, read and checked; InputError naming the file otherwise.
+calib::RawData read_raw_calibration(const std::string& file);
 
 // The MPS policy of catalog GPU `gpu_id` (one replica, no thread cap) as a ConcurrentSolver:
 // jobs with the given interference parameters as its residents, their rates as it sets them.

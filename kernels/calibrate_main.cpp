@@ -2,7 +2,7 @@
 // calibration profile (docs/calibration.md).
 //
 //   sharesim-calibrate all -o RAW.json [--gpu ID]     measure everything (probe, corun, scaling, basics)
-//   sharesim-calibrate probe|corun|scaling|basics -o RAW.json
+//   sharesim-calibrate probe|corun|scaling|basics|duty -o RAW.json
 //   sharesim-calibrate fit RAW.json -o PROFILE.json --base PROFILE.json
 //   sharesim-calibrate check PROFILE.json...          provenance and range check of profiles
 //   sharesim-calibrate compare NEW.json REFERENCE.json [--tol FIELD=PCT]... [--junit FILE]
@@ -123,13 +123,16 @@ int main(int argc, char** argv) {
   std::string sms_text;
   double probe_ms = 2000;
   double threshold_us = 4;
+  double busy_ms = 20;
+  double kernel_us = 1000;
   std::vector<CLI::App*> measuring;
   for (const auto& [name, help] : std::vector<std::pair<std::string, std::string>>{
-           {"all", "Run every microbenchmark and write one raw file"},
+           {"all", "Run every calibration microbenchmark (all but duty) and write one raw file"},
            {"probe", "Time-slice probe (2..8 processes) and cache-refill walk"},
            {"corun", "Co-run contention of the stressors: processes, MPS, streams"},
            {"scaling", "SM-fraction scaling with green contexts"},
-           {"basics", "Launch latency, copy bandwidth, peak FMA rate"}}) {
+           {"basics", "Launch latency, copy bandwidth, peak FMA rate"},
+           {"duty", "Duty-cycle probe: processes busy a set share of the time, alone, in pairs and triples"}}) {
     CLI::App* sub = app.add_subcommand(name, help);
     sub->add_option("-o,--output", run.out, "Raw measurement file to write (JSON)")->required();
     sub->add_option("--device", run.device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
@@ -141,6 +144,10 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(2.0, 1000.0));
     sub->add_option("--max-processes", run.max_processes, "Probe with 2..N processes")->check(CLI::Range(2, 8));
     sub->add_flag("--no-mps", run.skip_mps, "Do not start an MPS daemon (the MPS co-runs are recorded as skipped)");
+    sub->add_option("--busy-ms", busy_ms, "Duty-cycle probe: GPU phase alone, milliseconds")
+        ->check(CLI::Range(1.0, 1000.0));
+    sub->add_option("--kernel-us", kernel_us, "Duty-cycle probe: one kernel alone, microseconds")
+        ->check(CLI::Range(50.0, 100000.0));
     sub->add_option("--sms", sms_text, "SM counts for scaling, comma-separated (default: MIG sizes and 100/n %)");
     measuring.push_back(sub);
   }
@@ -189,6 +196,11 @@ int main(int argc, char** argv) {
   worker->add_option("--buffer-bytes", w.buffer_bytes);
   worker->add_option("--stressor", w.stressor);
   worker->add_option("--seconds", w.seconds);
+  worker->add_option("--iterations", w.iterations);
+  worker->add_option("--kernels", w.kernels);
+  worker->add_option("--host-ns", w.host_ns);
+  worker->add_flag("--fixed-host", w.fixed_host);
+  worker->add_option("--seed", w.seed);
   worker->add_option("--out", w.out)->required();
 
   try {
@@ -210,6 +222,8 @@ int main(int argc, char** argv) {
       if (!*sub) continue;
       run.probe_ns = static_cast<std::int64_t>(probe_ms * 1e6);
       run.threshold_ns = static_cast<std::int64_t>(threshold_us * 1e3);
+      run.duty_busy_ns = static_cast<std::int64_t>(busy_ms * 1e6);
+      run.duty_kernel_ns = static_cast<std::int64_t>(kernel_us * 1e3);
       if (!sms_text.empty()) run.sms = parse_sm_list(sms_text);
       const gpu::DeviceInfo device = gpu::query_device(run.device);
       if (!device.visible) {

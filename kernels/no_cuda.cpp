@@ -26,5 +26,7 @@ double stressor_dram_bytes_per_unit(const std::string&) { unavailable(); }
 std::vector<double> run_stressors(int, const std::vector<std::string>&, double) { unavailable(); }
 std::vector<ScalingResult> run_sm_scaling(int, const std::string&, const std::vector<int>&, double) { unavailable(); }
 BasicsResult run_basics(int, int) { unavailable(); }
+DutyKernel tune_duty_kernel(int, std::int64_t) { unavailable(); }
+DutyLog run_duty_cycle(int, const DutyOptions&) { unavailable(); }
 
 }  // namespace sharesim::calib::gpu

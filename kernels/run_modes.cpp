@@ -188,7 +188,8 @@ void kill_all(std::vector<Worker>& workers) {
 
 // Starts the workers together: waits (up to `setup`) until each has prepared its context, then
 // releases all at once, then waits (up to `run`) for all to finish. Returns "" or what went wrong.
-std::string run_together(std::vector<Worker>& workers, std::chrono::seconds setup, std::chrono::seconds run) {
+std::string run_together(std::vector<Worker>& workers, std::chrono::seconds setup, std::chrono::seconds run,
+                         const std::function<void()>& on_start = {}) {
   const auto ready_deadline = std::chrono::steady_clock::now() + setup;
   for (Worker& w : workers) {
     pollfd fd{w.ready, POLLIN, 0};
@@ -208,6 +209,7 @@ std::string run_together(std::vector<Worker>& workers, std::chrono::seconds setu
       return "could not start a worker process";
     }
   }
+  if (on_start) on_start();
   const auto done_deadline = std::chrono::steady_clock::now() + run;
   std::string failure;
   for (Worker& w : workers) {
@@ -483,6 +485,153 @@ ordered_json measure_corun(const RunOptions& o, const gpu::DeviceInfo& device) {
   return section;
 }
 
+// ---- Duty-cycle probe ----
+
+// nvidia-smi's utilization.gpu ("percent of time over the past sample period during which one or
+// more kernels was executing"), utilization.memory and memory.used every 100 ms while a case runs:
+// what an operator would read. Read-only queries; never a setting.
+class SmiSampler {
+ public:
+  explicit SmiSampler(const std::string& path) : path_(path) {}
+  ~SmiSampler() { stop(); }
+  SmiSampler(const SmiSampler&) = delete;
+  SmiSampler& operator=(const SmiSampler&) = delete;
+  void start(int device) {
+    const std::string program = find_on_path("nvidia-smi");
+    if (program.empty()) return;
+    const int fd = open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return;
+    pid_ = fork_exec(program,
+                     {"-i", std::to_string(device), "--query-gpu=utilization.gpu,utilization.memory,memory.used",
+                      "--format=csv,noheader,nounits", "-lms", "100"},
+                     {}, -1, fd);
+    close(fd);
+  }
+  void stop() {
+    if (pid_ > 0) {
+      kill(pid_, SIGTERM);
+      waitpid(pid_, nullptr, 0);
+      pid_ = -1;
+    }
+  }
+  // Samples as [utilization.gpu %, utilization.memory %, memory.used MiB]; lines that are not three
+  // numbers (nvidia-smi's "[N/A]", a line cut by the kill) are left out.
+  ordered_json samples() const {
+    ordered_json out = ordered_json::array();
+    std::ifstream in(path_);
+    std::string line;
+    while (std::getline(in, line)) {
+      double a = 0, b = 0, c = 0;
+      char tail = 0;
+      if (std::sscanf(line.c_str(), " %lf , %lf , %lf %c", &a, &b, &c, &tail) == 3) out.push_back({a, b, c});
+    }
+    return out;
+  }
+  bool available() const { return !find_on_path("nvidia-smi").empty(); }
+
+ private:
+  std::string path_;
+  pid_t pid_ = -1;
+};
+
+// The duty cycles (share of time with GPU work queued, alone) of the probe's processes, and the
+// sets run together: each alone, every pair (with repeats), and triples.
+std::vector<std::vector<double>> duty_sets() {
+  const std::vector<double> duties = {0.2, 0.4, 0.6, 0.8, 1.0};
+  std::vector<std::vector<double>> sets;
+  for (double d : duties) sets.push_back({d});
+  for (std::size_t i = 0; i < duties.size(); ++i) {
+    for (std::size_t j = i; j < duties.size(); ++j) sets.push_back({duties[i], duties[j]});
+  }
+  for (const auto& t : std::vector<std::vector<double>>{
+           {0.2, 0.2, 0.2}, {0.4, 0.4, 0.4}, {0.6, 0.6, 0.6}, {1.0, 1.0, 1.0}, {0.2, 0.6, 1.0}, {0.4, 0.6, 0.8}}) {
+    sets.push_back(t);
+  }
+  return sets;
+}
+
+ordered_json measure_duty(const RunOptions& o, const gpu::DeviceInfo& device) {
+  ordered_json section;
+  const gpu::DutyKernel kernel = gpu::tune_duty_kernel(o.device, o.duty_kernel_ns);
+  const int kernels_per_phase = static_cast<int>(std::max<std::int64_t>(
+      1, std::llround(static_cast<double>(o.duty_busy_ns) / static_cast<double>(o.duty_kernel_ns))));
+  section["kernel_iterations"] = kernel.iterations;
+  section["kernel_ns_tuned"] = kernel.kernel_ns;
+  section["kernels_per_phase"] = kernels_per_phase;
+  section["seconds"] = o.seconds;
+  section["cases"] = ordered_json::array();
+  section["skipped"] = ordered_json::array();
+  TempDir dir;
+  SmiSampler smi(dir.path + "/smi.csv");
+  if (!smi.available()) {
+    section["skipped"].push_back({{"what", "nvidia-smi samples"}, {"reason", "nvidia-smi is not on PATH"}});
+  }
+  const std::int64_t busy_ns = kernel.kernel_ns * kernels_per_phase;
+  std::uint64_t seed = 1;
+
+  // Runs one set in `mode`; false (with the reason recorded) when a worker failed.
+  auto run_set = [&](const std::string& mode, const std::vector<double>& duties, bool fixed_host,
+                     const Environment& env) {
+    std::vector<Worker> workers;
+    for (std::size_t i = 0; i < duties.size(); ++i) {
+      const std::string out = dir.path + "/duty-" + std::to_string(i) + ".json";
+      const auto host_ns =
+          static_cast<std::int64_t>(std::llround(static_cast<double>(busy_ns) * (1.0 - duties[i]) / duties[i]));
+      auto args = base_args("duty", o, out);
+      args.insert(args.end(), {"--iterations", std::to_string(kernel.iterations), "--kernels",
+                               std::to_string(kernels_per_phase), "--host-ns", std::to_string(host_ns), "--seconds",
+                               std::to_string(o.seconds), "--seed", std::to_string(seed++)});
+      if (fixed_host) args.push_back("--fixed-host");
+      workers.push_back(spawn(args, out, env));
+    }
+    const std::string failure =
+        run_together(workers, std::chrono::seconds(120), std::chrono::seconds(120 + static_cast<int>(o.seconds)),
+                     [&] { smi.start(o.device); });
+    smi.stop();
+    if (!failure.empty()) {
+      section["skipped"].push_back({{"mode", mode}, {"duties", duties}, {"reason", failure}});
+      return false;
+    }
+    ordered_json c;
+    c["mode"] = mode;
+    c["host_phases"] = fixed_host ? "fixed" : "exponential";
+    c["duties"] = duties;
+    c["processes"] = ordered_json::array();
+    for (const Worker& w : workers) c["processes"].push_back(read_worker_output(w.out));
+    c["nvidia_smi"] = smi.samples();
+    section["cases"].push_back(c);
+    return true;
+  };
+
+  if (device.compute_mode != "default") {
+    section["skipped"].push_back(
+        {{"mode", "processes"}, {"reason", "compute mode is " + device.compute_mode + ", not default; never changed"}});
+  } else {
+    std::cerr << "sharesim-calibrate: duty-cycle probe, separate processes (time-sliced)\n";
+    for (const auto& set : duty_sets()) {
+      if (!run_set("processes", set, false, {})) break;
+    }
+    // Equal duties with equal host phases: can phases lock into step?
+    for (double d : {0.2, 0.4, 0.6}) {
+      if (!run_set("processes", {d, d}, true, {})) break;
+    }
+  }
+  if (o.skip_mps) {
+    section["skipped"].push_back({{"mode", "mps"}, {"reason", "--no-mps was given"}});
+  } else {
+    MpsDaemon mps(dir.path);
+    if (!mps.started()) {
+      section["skipped"].push_back({{"mode", "mps"}, {"reason", mps.reason()}});
+    } else {
+      std::cerr << "sharesim-calibrate: duty-cycle probe, MPS clients of our own MPS daemon\n";
+      for (const auto& set : duty_sets()) {
+        if (!run_set("mps", set, false, mps.env())) break;
+      }
+    }
+  }
+  return section;
+}
+
 // ---- SM scaling, basics ----
 
 ordered_json measure_scaling(const RunOptions& o, const gpu::DeviceInfo& device) {
@@ -551,17 +700,19 @@ int run_measurements(const std::string& mode, const RunOptions& o, const gpu::De
     const char* mode;
     const char* key;
     std::function<ordered_json()> measure;
+    bool in_all = true;  // the duty-cycle probe validates a model rather than calibrating one: on its own
   };
   const std::vector<Section> plan = {
       {"basics", "basics", [&] { return measure_basics(o); }},
       {"probe", "timeslice", [&] { return measure_timeslice(o, device); }},
       {"scaling", "sm_scaling", [&] { return measure_scaling(o, device); }},
       {"corun", "corun", [&] { return measure_corun(o, device); }},
+      {"duty", "duty_cycle", [&] { return measure_duty(o, device); }, false},
   };
   int measured = 0;
   int failed = 0;
   for (const Section& section : plan) {
-    if (!all && mode != section.mode) continue;
+    if (all ? !section.in_all : mode != section.mode) continue;
     try {
       raw[section.key] = section.measure();
       ++measured;
@@ -604,6 +755,21 @@ int run_worker(const WorkerOptions& w) {
     }
   } else if (w.role == "thrash") {
     gpu::run_cache_thrash(w.device, w.duration_ns);
+  } else if (w.role == "duty") {
+    gpu::DutyOptions d;
+    d.iterations = w.iterations;
+    d.kernels_per_phase = w.kernels;
+    d.host_mean_ns = w.host_ns;
+    d.exponential_host = !w.fixed_host;
+    d.duration_ns = static_cast<std::int64_t>(w.seconds * 1e9);
+    d.seed = w.seed;
+    const gpu::DutyLog log = gpu::run_duty_cycle(w.device, d);
+    result["host_mean_ns"] = w.host_ns;
+    result["window_ns"] = log.window_end - log.window_begin;
+    result["cycles"] = log.cycles;
+    result["kernels"] = log.kernels;
+    result["busy_ns"] = log.busy_ns;
+    result["host_ns"] = log.host_ns;
   } else if (w.role == "stress") {
     result["throughput"] = gpu::run_stressors(w.device, {w.stressor}, w.seconds).at(0);
   } else {

@@ -20,10 +20,12 @@ struct RunOptions {
   std::int64_t threshold_ns = 4000;    // gap threshold of the probe (>= 2 us)
   int max_processes = 8;               // probe runs with 2..max_processes processes
   bool skip_mps = false;
-  std::vector<int> sms;  // SM counts for scaling; empty: MIG slice sizes and 100/n % of the SMs
+  std::vector<int> sms;                   // SM counts for scaling; empty: MIG slice sizes and 100/n % of the SMs
+  std::int64_t duty_busy_ns = 20000000;   // duty-cycle probe: mean GPU phase alone
+  std::int64_t duty_kernel_ns = 1000000;  // duty-cycle probe: one kernel alone
 };
 
-// Runs `mode` ("probe", "corun", "scaling", "basics" or "all") and writes the raw file.
+// Runs `mode` ("probe", "corun", "scaling", "basics", "duty" or "all") and writes the raw file.
 // Returns how many sections failed: with "all", a section that fails is recorded under "failed"
 // in the raw file and the others are still measured and written. Throws gpu::GpuError on a CUDA
 // failure (of the one mode, or of every section of "all") and CalibError for bad options.
@@ -37,7 +39,7 @@ std::string catalog_id_for(const std::string& device_name);
 std::vector<int> default_sm_counts(const gpu::DeviceInfo& device);
 
 struct WorkerOptions {
-  std::string role;  // probe | walk | thrash | stress
+  std::string role;  // probe | walk | thrash | stress | duty
   int device = 0;
   std::int64_t duration_ns = 0;
   std::int64_t threshold_ns = 0;
@@ -45,6 +47,12 @@ struct WorkerOptions {
   std::string stressor;
   double seconds = 0;
   std::string out;
+  // duty role
+  int iterations = 0;
+  int kernels = 1;
+  std::int64_t host_ns = 0;
+  bool fixed_host = false;
+  std::uint64_t seed = 1;
 };
 
 // A child process: prepares its context, writes 'R' to stdout, waits for a byte on stdin, runs

@@ -82,6 +82,33 @@ struct ScalingResult {
 std::vector<ScalingResult> run_sm_scaling(int device, const std::string& stressor, const std::vector<int>& sms,
                                           double seconds);
 
+// ---- Duty-cycle probe (kernels/cuda/duty_cycle.cu) ----
+struct DutyKernel {
+  int iterations = 0;          // of the GPU-filling FMA kernel
+  std::int64_t kernel_ns = 0;  // one kernel's time alone, measured after tuning
+};
+// Tunes the probe's kernel to take about `kernel_ns` alone on the whole GPU.
+DutyKernel tune_duty_kernel(int device, std::int64_t kernel_ns);
+
+struct DutyOptions {
+  int iterations = 0;             // from tune_duty_kernel
+  int kernels_per_phase = 1;      // GPU phase: this many kernels queued at once, then waited for
+  std::int64_t host_mean_ns = 0;  // host phase: mean CPU time with no GPU work queued
+  bool exponential_host = true;   // host phases drawn exponential (else all equal to the mean)
+  std::int64_t duration_ns = 0;
+  std::uint64_t seed = 1;
+};
+struct DutyLog {
+  std::int64_t window_begin = 0;  // steady-clock ns
+  std::int64_t window_end = 0;
+  std::int64_t cycles = 0;
+  std::int64_t kernels = 0;
+  std::int64_t busy_ns = 0;  // wall time of the GPU phases (launch to synchronize)
+  std::int64_t host_ns = 0;  // wall time of the host phases
+};
+// Cycles of GPU phase and host phase for `duration_ns`, after a random offset.
+DutyLog run_duty_cycle(int device, const DutyOptions& options);
+
 // ---- Basics (kernels/cuda/basics.cu) ----
 struct BasicsResult {
   std::vector<double> launch_latency_ns;    // empty kernel, launch to completion, one at a time

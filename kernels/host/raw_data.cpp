@@ -158,6 +158,69 @@ RawBasics read_basics(const JsonReader& in, const nlohmann::json& section, const
   return out;
 }
 
+RawDutyCycle read_duty_cycle(const JsonReader& in, const nlohmann::json& section, const std::string& pointer) {
+  in.object(section, pointer);
+  RawDutyCycle out;
+  out.kernel_ns_tuned = in.integer_in(section, pointer, "kernel_ns_tuned", 1, kMaxNs);
+  out.kernels_per_phase = in.integer_in(section, pointer, "kernels_per_phase", 1, 1000000);
+  out.seconds = in.number_at_least(section, pointer, "seconds", 0);
+  const std::string cases_pointer = pointer_append(pointer, "cases");
+  const nlohmann::json& cases = in.array(in.member(section, pointer, "cases"), cases_pointer);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const std::string p = pointer_append(cases_pointer, i);
+    in.object(cases[i], p);
+    DutyCase c;
+    c.mode = in.string(cases[i], p, "mode");
+    if (c.mode != "processes" && c.mode != "mps") {
+      in.fail(pointer_append(p, "mode"), "expected \"processes\" or \"mps\", found \"" + c.mode + "\"");
+    }
+    c.host_phases = in.string(cases[i], p, "host_phases");
+    if (c.host_phases != "exponential" && c.host_phases != "fixed") {
+      in.fail(pointer_append(p, "host_phases"),
+              "expected \"exponential\" or \"fixed\", found \"" + c.host_phases + "\"");
+    }
+    const std::vector<double> duties = in.number_array(cases[i], p, "duties", 0);
+    const std::string processes_pointer = pointer_append(p, "processes");
+    const nlohmann::json& processes = in.array(in.member(cases[i], p, "processes"), processes_pointer);
+    if (processes.size() != duties.size() || duties.empty()) {
+      in.fail(processes_pointer, "expected " + std::to_string(duties.size()) +
+                                     " process records (one per duty, at least one), found " +
+                                     std::to_string(processes.size()));
+    }
+    for (std::size_t k = 0; k < processes.size(); ++k) {
+      const std::string q = pointer_append(processes_pointer, k);
+      in.object(processes[k], q);
+      DutyProcess d;
+      d.duty = duties[k];
+      if (!(d.duty > 0 && d.duty <= 1)) {
+        in.fail(pointer_append(pointer_append(p, "duties"), k),
+                "expected a duty in (0, 1], found " + std::to_string(d.duty));
+      }
+      d.host_mean_ns = in.integer_in(processes[k], q, "host_mean_ns", 0, kMaxNs);
+      d.window_ns = in.integer_in(processes[k], q, "window_ns", 1, kMaxNs);
+      d.cycles = in.integer_in(processes[k], q, "cycles", 1, kMaxNs);
+      d.kernels = in.integer_in(processes[k], q, "kernels", 1, kMaxNs);
+      d.busy_ns = in.integer_in(processes[k], q, "busy_ns", 1, kMaxNs);
+      d.host_ns = in.integer_in(processes[k], q, "host_ns", 0, kMaxNs);
+      c.processes.push_back(d);
+    }
+    const std::string smi_pointer = pointer_append(p, "nvidia_smi");
+    const nlohmann::json& smi = in.array(in.member(cases[i], p, "nvidia_smi"), smi_pointer);
+    for (std::size_t k = 0; k < smi.size(); ++k) {
+      const std::string q = pointer_append(smi_pointer, k);
+      in.array(smi[k], q);
+      if (smi[k].size() != 3) {
+        in.fail(q, "expected [utilization.gpu %, utilization.memory %, memory.used MiB], found " + smi[k].dump());
+      }
+      c.nvidia_smi.push_back({in.number_value(smi[k][0], pointer_append(q, 0)),
+                              in.number_value(smi[k][1], pointer_append(q, 1)),
+                              in.number_value(smi[k][2], pointer_append(q, 2))});
+    }
+    out.cases.push_back(std::move(c));
+  }
+  return out;
+}
+
 }  // namespace
 
 RawData parse_raw(const nlohmann::json& raw, const std::string& file) {
@@ -179,9 +242,11 @@ RawData parse_raw(const nlohmann::json& raw, const std::string& file) {
   if (in.has(raw, "corun")) out.corun = read_corun(in, raw["corun"], "/corun");
   if (in.has(raw, "sm_scaling")) out.sm_scaling = read_scaling(in, raw["sm_scaling"], "/sm_scaling");
   if (in.has(raw, "basics")) out.basics = read_basics(in, raw["basics"], "/basics");
-  if (!out.timeslice && !out.corun && !out.sm_scaling && !out.basics) {
+  if (in.has(raw, "duty_cycle")) out.duty_cycle = read_duty_cycle(in, raw["duty_cycle"], "/duty_cycle");
+  if (!out.timeslice && !out.corun && !out.sm_scaling && !out.basics && !out.duty_cycle) {
     in.fail("",
-            "no measurement section: expected at least one of \"timeslice\", \"corun\", \"sm_scaling\", \"basics\"");
+            "no measurement section: expected at least one of \"timeslice\", \"corun\", \"sm_scaling\", "
+            "\"basics\", \"duty_cycle\"");
   }
   return out;
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/host/contention_fit.h"
+#include "kernels/host/duty_cycle_data.h"
 #include "kernels/host/sm_scaling_fit.h"
 #include "kernels/host/timeslice_analysis.h"
 
@@ -62,6 +63,7 @@ struct RawData {
   std::optional<RawCorun> corun;
   std::optional<RawScaling> sm_scaling;
   std::optional<RawBasics> basics;
+  std::optional<RawDutyCycle> duty_cycle;
 };
 
 // Throws CalibError naming `file` and the JSON pointer of the first problem.

@@ -124,47 +124,54 @@ double duty_cycle_turn_taking(std::span<const double> duty, double efficiency) {
 void concurrent_duty_speeds(std::span<const double> duty, std::span<const double> busy_rate, std::span<double> speed) {
   assert(duty.size() == busy_rate.size() && duty.size() == speed.size());
   const std::size_t n = duty.size();
-  std::size_t active = 0;
+  std::vector<std::size_t> active;  // contexts with GPU work and a positive busy rate
   bool all_always_busy = true;
+  std::size_t with_work = 0;
   for (std::size_t i = 0; i < n; ++i) {
     if (duty[i] <= 0) continue;
-    ++active;
+    ++with_work;
     all_always_busy = all_always_busy && duty[i] >= 1.0;
+    if (busy_rate[i] > 0) active.push_back(i);
   }
-  if (all_always_busy || active < 2) {
+  if (all_always_busy || with_work < 2) {
     for (std::size_t i = 0; i < n; ++i) speed[i] = duty[i] > 0 ? busy_rate[i] : 0.0;
     return;
   }
+  // Partners counted: every other context with GPU work (a stalled one, busy rate 0, presses
+  // as if always busy).
+  const std::size_t partners = with_work - 1;
+  const double stalled = static_cast<double>(with_work - active.size());
   // Busy share of each context in the shared run, starting from its solo duty cycle.
-  std::vector<double> busy(n, 0.0), stretch(n, 1.0);
-  for (std::size_t i = 0; i < n; ++i) busy[i] = std::min(duty[i], 1.0);
+  std::vector<double> busy(active.size()), stretch(active.size(), 1.0);
+  for (std::size_t a = 0; a < active.size(); ++a) busy[a] = std::min(duty[active[a]], 1.0);
   constexpr int kIterations = 100;
   constexpr double kTolerance = 1e-12;
   for (int iteration = 0; iteration < kIterations; ++iteration) {
-    double total_busy = 0;
-    for (std::size_t i = 0; i < n; ++i) total_busy += duty[i] > 0 ? busy[i] : 0.0;
-    double change = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (duty[i] <= 0 || busy_rate[i] <= 0) continue;
-      const double partners_busy = (total_busy - busy[i]) / static_cast<double>(active - 1);
-      stretch[i] = 1.0 + partners_busy * (1.0 / busy_rate[i] - 1.0);
+    // Distribution of how many of the contexts are in a GPU phase (independent phases).
+    const std::vector<double> all = queued_count_polynomial(busy);
+    for (std::size_t a = 0; a < active.size(); ++a) {
+      const std::vector<double> others = without_context(all, busy[a]);  // k busy partners
+      const double full = 1.0 / busy_rate[active[a]] - 1.0;              // stretch beyond 1, all busy
+      double rate = 0;
+      for (std::size_t k = 0; k < others.size(); ++k) {
+        const double pressing = (static_cast<double>(k) + stalled) / static_cast<double>(partners);
+        rate += others[k] / (1.0 + pressing * full);
+      }
+      stretch[a] = 1.0 / rate;
     }
-    for (std::size_t i = 0; i < n; ++i) {
-      if (duty[i] <= 0 || busy_rate[i] <= 0) continue;
-      const double u = std::min(duty[i], 1.0);
-      const double next = u * stretch[i] / ((1.0 - u) + u * stretch[i]);
-      change = std::max(change, std::abs(next - busy[i]));
-      busy[i] = next;
+    double change = 0;
+    for (std::size_t a = 0; a < active.size(); ++a) {
+      const double u = std::min(duty[active[a]], 1.0);
+      const double next = u * stretch[a] / ((1.0 - u) + u * stretch[a]);
+      change = std::max(change, std::abs(next - busy[a]));
+      busy[a] = next;
     }
     if (change < kTolerance) break;
   }
-  for (std::size_t i = 0; i < n; ++i) {
-    if (duty[i] <= 0 || busy_rate[i] <= 0) {
-      speed[i] = duty[i] > 0 ? busy_rate[i] : 0.0;
-      continue;
-    }
-    const double u = std::min(duty[i], 1.0);
-    speed[i] = std::min(1.0, 1.0 / ((1.0 - u) + u * stretch[i]));
+  for (std::size_t i = 0; i < n; ++i) speed[i] = duty[i] > 0 ? busy_rate[i] : 0.0;  // stalled: 0
+  for (std::size_t a = 0; a < active.size(); ++a) {
+    const double u = std::min(duty[active[a]], 1.0);
+    speed[active[a]] = std::min(1.0, 1.0 / ((1.0 - u) + u * stretch[a]));
   }
 }
 

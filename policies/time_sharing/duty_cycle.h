@@ -39,12 +39,14 @@ double duty_cycle_turn_taking(std::span<const double> duty, double efficiency);
 
 // Concurrent sharing (MPS) with duty cycles: `busy_rate[i]` is context i's rate while every
 // active context has GPU work (the contention model's answer), so 1 / busy_rate[i] - 1 is the
-// stretch of its GPU work that its partners cause. With duty cycles a partner presses on it only
-// while that partner is in a GPU phase: the stretch is scaled by the partners' mean busy share
-// q (pairs: exactly the partner's; independence of the phases assumed), and its speed is
-//   speed_i = 1 / ((1 - u_i) + u_i * (1 + q_i * (1 / busy_rate[i] - 1))),
-// with each context's busy share in the shared run q_j = u_j s_j / ((1 - u_j) + u_j s_j), s_j
-// its stretch, solved by fixed-point iteration (docs/models.md "Duty cycles"). When every
+// stretch of its GPU work that all its m partners cause together. With duty cycles a partner
+// presses only while it is in a GPU phase, and pressures add (as in the interference model): with
+// k of the m partners busy the stretch is 1 + (k / m) (1 / busy_rate[i] - 1). Context i's rate
+// during its GPU phases is the time average of 1 / stretch over how many partners are busy, each
+// busy with its share q_j of the shared run independently of the others (a Poisson-binomial
+// count); q_j = u_j s_j / ((1 - u_j) + u_j s_j), s_j its own stretch, solved by fixed-point
+// iteration; speed_i = 1 / ((1 - u_i) + u_i s_i). Checked against the duty-cycle probe on an H100
+// and an H200 (docs/validation.md "Duty cycles measured"). Cost O(n^2) per iteration. When every
 // context has u = 1 the speeds are the busy rates exactly.
 void concurrent_duty_speeds(std::span<const double> duty, std::span<const double> busy_rate, std::span<double> speed);
 

@@ -126,18 +126,47 @@ TEST(DutyCycle, ConcurrentSpeedsAreTheBusyRatesWhenAlwaysBusy) {
 }
 
 TEST(DutyCycle, ConcurrentPairSolvesTheOverlapFixedPoint) {
-  // Pair: stretch_i = 1 + q_j (1 / r_i - 1), q_j = u_j s_j / ((1 - u_j) + u_j s_j).
+  // Pair: the GPU-phase rate is the time average 1 / stretch_i = (1 - q_j) + q_j r_i, with the
+  // partner's busy share q_j = u_j s_j / ((1 - u_j) + u_j s_j).
   const std::vector<double> duty{0.3, 0.8}, busy{0.5, 0.6};
   std::vector<double> speed(2);
   concurrent_duty_speeds(duty, busy, speed);
   const double s0 = 1 / speed[0], s1 = 1 / speed[1];  // cycle times
   const double stretch0 = (s0 - 0.7) / 0.3, stretch1 = (s1 - 0.2) / 0.8;
   const double q0 = 0.3 * stretch0 / s0, q1 = 0.8 * stretch1 / s1;
-  EXPECT_NEAR(stretch0, 1 + q1 * (1 / 0.5 - 1), 1e-9);
-  EXPECT_NEAR(stretch1, 1 + q0 * (1 / 0.6 - 1), 1e-9);
+  EXPECT_NEAR(1 / stretch0, (1 - q1) + q1 * 0.5, 1e-9);
+  EXPECT_NEAR(1 / stretch1, (1 - q0) + q0 * 0.6, 1e-9);
   // The lighter job loses less; both lose less than if always busy.
   EXPECT_GT(speed[0], 0.5);
   EXPECT_GT(speed[1], 0.6);
+}
+
+TEST(DutyCycle, ConcurrentTripleAveragesOverWhichPartnersAreBusy) {
+  // Three contexts: with k of the 2 partners busy the stretch is 1 + (k / 2)(1 / r - 1); the
+  // GPU-phase rate averages 1 / stretch over every set of busy partners (independent phases).
+  const std::vector<double> duty{0.2, 0.5, 0.9}, busy{0.3, 0.35, 0.4};
+  std::vector<double> speed(3);
+  concurrent_duty_speeds(duty, busy, speed);
+  std::vector<double> stretch(3), share(3);
+  for (int i = 0; i < 3; ++i) {
+    const double cycle = 1 / speed[i];
+    stretch[i] = (cycle - (1 - duty[i])) / duty[i];
+    share[i] = duty[i] * stretch[i] / cycle;
+  }
+  for (int i = 0; i < 3; ++i) {
+    const int j = (i + 1) % 3, k = (i + 2) % 3;
+    double rate = 0;
+    for (int bj = 0; bj <= 1; ++bj) {
+      for (int bk = 0; bk <= 1; ++bk) {
+        const double p = (bj ? share[j] : 1 - share[j]) * (bk ? share[k] : 1 - share[k]);
+        rate += p / (1 + (bj + bk) / 2.0 * (1 / busy[i] - 1));
+      }
+    }
+    EXPECT_NEAR(1 / stretch[i], rate, 1e-9) << "context " << i;
+    EXPECT_GT(speed[i], busy[i]);
+  }
+  // The busiest partner set slows the lightest job least: it is busy when they often are not.
+  EXPECT_GT(speed[0], speed[2]);
 }
 
 // Through a scenario: two training jobs that keep an A100 busy 30% of the time, time-sliced.
