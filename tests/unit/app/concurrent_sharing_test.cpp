@@ -8,11 +8,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "apps/duty_cycle_validation.h"
 #include "apps/profiles_validate.h"
 #include "policies/contention/interference_model.h"
 #include "policies/mps/mps_policy.h"
 #include "policies/sharing_config.h"
 #include "sim/cluster/gpu_catalog.h"
+#include "sim/input/input_error.h"
 #include "workloads/profiles/interference_fit.h"
 
 namespace sharesim {
@@ -173,6 +175,28 @@ TEST(ConcurrentInterference, CalibrationTableInDocsMatchesARecomputation) {
       calibration_validation_report({raw + "H100-80GB-20261123.json", raw + "H200-141GB-20261123.json"});
   // header, rule, 3 rows per GPU and concurrent mode, 2 time-sliced rows (pairs, triples) per GPU
   EXPECT_EQ(lines_found_in_validation_doc(report), 2 + 2 * 2 * 3 + 2 * 2);
+}
+
+// The duty-cycle probe's table (raw files in the repository, so never skipped): every summary
+// row and every case, predicted by the timeslice and MPS policies.
+TEST(DutyCycleValidation, TableInDocsMatchesARecomputation) {
+  const std::string raw = kSourceDir + "/results/calibration/raw/";
+  const std::string report =
+      duty_cycle_validation_report({raw + "H100-80GB-duty-20261125.json", raw + "H200-141GB-duty-20261125.json",
+                                    raw + "H200-141GB-duty-short-20261125.json"});
+  // summary: header, rule, 5 rows per file; cases: header, rule, 24 time-sliced + 21 MPS per file
+  EXPECT_EQ(lines_found_in_validation_doc(report), 2 + 3 * 5 + 2 + 3 * 45);
+}
+
+TEST(DutyCycleValidation, AFileWithoutTheProbeIsAnInputError) {
+  const std::string raw = kSourceDir + "/results/calibration/raw/H100-80GB-20261123.json";
+  try {
+    duty_cycle_validation_report({raw});
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("/duty_cycle: expected duty-cycle probe measurements"), std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
