@@ -46,7 +46,7 @@ one_line() {  # one_line DESCRIPTION PREFIX: stderr is exactly one line starting
 }
 
 # --- No GPU: every measuring mode exits 3 with one line and writes nothing.
-for mode in probe corun scaling basics all; do
+for mode in probe corun scaling basics duty all; do
   if CUDA_VISIBLE_DEVICES="" run 3 "$mode without a GPU exits 3" "$mode" -o raw-$mode.json; then
     one_line "$mode without a GPU: one line" "sharesim-calibrate: no CUDA device visible: "
     if [[ -e raw-$mode.json || -s out.txt ]]; then bad "$mode without a GPU writes nothing" "output found"; fi
@@ -55,6 +55,7 @@ done
 
 # --- Bad command lines and inputs: exit 2, one line.
 run 2 "unknown option" probe -o x.json --bogus && one_line "unknown option: one line" "sharesim-calibrate: error: "
+run 2 "duty phase out of range" duty -o x.json --busy-ms 0.1 && one_line "duty phase out of range: one line" "sharesim-calibrate: error: "
 run 2 "fit needs --base" fit missing.json -o p.json && one_line "fit needs --base: one line" "sharesim-calibrate: error: "
 run 2 "fit of a missing raw file" fit missing.json -o p.json --base "$src/results/calibration/H100-80GB.json" &&
   one_line "missing raw file names it" "sharesim-calibrate: error: missing.json: cannot open"
