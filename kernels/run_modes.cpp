@@ -429,6 +429,34 @@ class MpsDaemon {
   std::string reason_;
 };
 
+// Runs `measure(mode, env)` for the two multi-process modes: "processes" (each worker a process
+// of its own, so the GPU time-slices them; needs compute mode Default, never changed) and "mps"
+// (clients of an MPS daemon of our own). A mode that cannot run is recorded with the reason in
+// section["skipped"]; `measure` records its own failures. `what` names the experiment
+// in progress lines.
+void for_each_process_mode(const RunOptions& o, const gpu::DeviceInfo& device, const std::string& dir,
+                           ordered_json& section, const std::string& what,
+                           const std::function<void(const std::string& mode, const Environment& env)>& measure) {
+  if (device.compute_mode != "default") {
+    section["skipped"].push_back(
+        {{"mode", "processes"}, {"reason", "compute mode is " + device.compute_mode + ", not default; never changed"}});
+  } else {
+    std::cerr << "sharesim-calibrate: " << what << ", separate processes (time-sliced)\n";
+    measure("processes", {});
+  }
+  if (o.skip_mps) {
+    section["skipped"].push_back({{"mode", "mps"}, {"reason", "--no-mps was given"}});
+    return;
+  }
+  MpsDaemon mps(dir);
+  if (!mps.started()) {
+    section["skipped"].push_back({{"mode", "mps"}, {"reason", mps.reason()}});
+    return;
+  }
+  std::cerr << "sharesim-calibrate: " << what << ", MPS clients of our own MPS daemon\n";
+  measure("mps", mps.env());
+}
+
 ordered_json measure_corun(const RunOptions& o, const gpu::DeviceInfo& device) {
   ordered_json section;
   section["seconds"] = o.seconds;
@@ -447,41 +475,17 @@ ordered_json measure_corun(const RunOptions& o, const gpu::DeviceInfo& device) {
   for (const auto& set : corun_sets()) add("streams", set, gpu::run_stressors(o.device, set, o.seconds));
 
   TempDir dir;
-  if (device.compute_mode != "default") {
-    section["skipped"].push_back(
-        {{"mode", "processes"}, {"reason", "compute mode is " + device.compute_mode + ", not default; never changed"}});
-  } else {
-    std::cerr << "sharesim-calibrate: co-run, separate processes (time-sliced)\n";
+  for_each_process_mode(o, device, dir.path, section, "co-run", [&](const std::string& mode, const Environment& env) {
     for (const auto& set : corun_sets()) {
       std::string failure;
-      const auto tp = corun_processes(o, set, {}, dir.path, failure);
+      const auto tp = corun_processes(o, set, env, dir.path, failure);
       if (!tp) {
-        section["skipped"].push_back({{"mode", "processes"}, {"reason", failure}});
+        section["skipped"].push_back({{"mode", mode}, {"reason", failure}});
         break;
       }
-      add("processes", set, *tp);
+      add(mode, set, *tp);
     }
-  }
-
-  if (o.skip_mps) {
-    section["skipped"].push_back({{"mode", "mps"}, {"reason", "--no-mps was given"}});
-  } else {
-    MpsDaemon mps(dir.path);
-    if (!mps.started()) {
-      section["skipped"].push_back({{"mode", "mps"}, {"reason", mps.reason()}});
-    } else {
-      std::cerr << "sharesim-calibrate: co-run, MPS clients of our own MPS daemon\n";
-      for (const auto& set : corun_sets()) {
-        std::string failure;
-        const auto tp = corun_processes(o, set, mps.env(), dir.path, failure);
-        if (!tp) {
-          section["skipped"].push_back({{"mode", "mps"}, {"reason", failure}});
-          break;
-        }
-        add("mps", set, *tp);
-      }
-    }
-  }
+  });
   return section;
 }
 
@@ -603,32 +607,17 @@ ordered_json measure_duty(const RunOptions& o, const gpu::DeviceInfo& device) {
     return true;
   };
 
-  if (device.compute_mode != "default") {
-    section["skipped"].push_back(
-        {{"mode", "processes"}, {"reason", "compute mode is " + device.compute_mode + ", not default; never changed"}});
-  } else {
-    std::cerr << "sharesim-calibrate: duty-cycle probe, separate processes (time-sliced)\n";
-    for (const auto& set : duty_sets()) {
-      if (!run_set("processes", set, false, {})) break;
-    }
-    // Equal duties with equal host phases: can phases lock into step?
-    for (double d : {0.2, 0.4, 0.6}) {
-      if (!run_set("processes", {d, d}, true, {})) break;
-    }
-  }
-  if (o.skip_mps) {
-    section["skipped"].push_back({{"mode", "mps"}, {"reason", "--no-mps was given"}});
-  } else {
-    MpsDaemon mps(dir.path);
-    if (!mps.started()) {
-      section["skipped"].push_back({{"mode", "mps"}, {"reason", mps.reason()}});
-    } else {
-      std::cerr << "sharesim-calibrate: duty-cycle probe, MPS clients of our own MPS daemon\n";
-      for (const auto& set : duty_sets()) {
-        if (!run_set("mps", set, false, mps.env())) break;
-      }
-    }
-  }
+  for_each_process_mode(o, device, dir.path, section, "duty-cycle probe",
+                        [&](const std::string& mode, const Environment& env) {
+                          for (const auto& set : duty_sets()) {
+                            if (!run_set(mode, set, false, env)) return;
+                          }
+                          if (mode != "processes") return;
+                          // Equal duties with equal host phases: can phases lock into step?
+                          for (double d : {0.2, 0.4, 0.6}) {
+                            if (!run_set(mode, {d, d}, true, env)) return;
+                          }
+                        });
   return section;
 }
 
