@@ -7,6 +7,7 @@
 
 #include "apps/corun.h"
 #include "sim/input/input_error.h"
+#include "sim/metrics/output_set.h"
 
 namespace sharesim {
 
@@ -35,20 +36,7 @@ bool corun_command_chosen(const CorunCommand& command) { return command.corun->p
 
 int run_corun_command(const CorunCommand& command) {
   const CorunResult result = predict_coruns(command.request, GpuCatalog::builtin());
-  // Written whole, then renamed into place: a reader never sees half a file.
-  const std::string temp = command.output + ".tmp";
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << result.csv;
-    if (!out.flush()) {
-      std::remove(temp.c_str());
-      throw InputError(command.output, "", "cannot write the output file");
-    }
-  }
-  if (std::rename(temp.c_str(), command.output.c_str()) != 0) {
-    std::remove(temp.c_str());
-    throw InputError(command.output, "", "cannot rename the output file into place");
-  }
+  write_file_atomically(command.output, result.csv);  // a reader never sees half a file
   std::cout << "corun: " << result.rows << " jobs in " << result.groups << " groups under " << command.request.policy
             << " on " << command.request.gpu << " -> " << command.output << "\n";
   return 0;

@@ -34,6 +34,7 @@
 #include "sim/cluster/gpu_table.h"
 #include "sim/input/error_text.h"
 #include "sim/input/input_error.h"
+#include "sim/metrics/output_set.h"
 #include "workloads/native_trace.h"
 #include "workloads/standalone_workload.h"
 
@@ -154,20 +155,11 @@ int command_generate(const ScenarioArgs& args, const std::string& output) {
                            "training and batch jobs only");
     }
   }
-  const std::string temp = output + ".tmp";
   std::size_t written = 0;
-  try {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(output, "", "cannot write the trace file");
+  // A trace source with a bad row fails half-way through: no partial file is left behind.
+  write_file_atomically(output, [&](std::ostream& out) {
     written = write_native_trace(out, workload.sources(), workload.shapes(), workload.origins());
-    if (!out) throw InputError(output, "", "writing the trace file failed");
-  } catch (...) {
-    // A trace source with a bad row fails half-way through: leave no partial file behind.
-    std::remove(temp.c_str());
-    throw;
-  }
-  if (std::rename(temp.c_str(), output.c_str()) != 0)
-    throw InputError(output, "", "cannot rename the trace into place");
+  });
   std::cerr << "wrote " << written << " jobs to " << output << "\n";
   return 0;
 }

@@ -10,11 +10,12 @@
 #include "apps/run_pool.h"
 #include "apps/scenario_run.h"
 #include "sim/core/csv_format.h"
-#include "sim/metrics/output_files.h"
-#include "sim/metrics/student_t.h"
 #include "sim/input/error_text.h"
 #include "sim/input/input_error.h"
 #include "sim/input/json_reader.h"
+#include "sim/metrics/output_files.h"
+#include "sim/metrics/output_set.h"
+#include "sim/metrics/student_t.h"
 
 namespace sharesim {
 namespace {
@@ -33,22 +34,11 @@ std::string sweep_run_dir(const std::string& sweep_dir, const std::string& id) {
 
 void write_sweep_plan(const std::string& sweep_dir, const SweepPlan& plan) {
   // Shards may write the plan into one shared folder at once: each under its own temporary
-  // name, renamed into place (the same bytes either way).
+  // name (host and process), renamed into place (the same bytes either way).
   std::error_code ec;
   std::filesystem::create_directories(sweep_dir, ec);
   if (ec) throw InputError(sweep_dir, "", "cannot create output directory: " + ec.message());
-  const std::filesystem::path final_path = std::filesystem::path(sweep_dir) / kPlanFile;
-  char host[256] = "host";
-  gethostname(host, sizeof host - 1);
-  const std::filesystem::path temp_path =
-      std::filesystem::path(sweep_dir) / ("." + std::string(kPlanFile) + "." + host + "." + std::to_string(getpid()));
-  {
-    std::ofstream file(temp_path, std::ios::binary | std::ios::trunc);
-    file << plan.to_json().dump(1) << "\n";
-    if (!file) throw InputError(temp_path.string(), "", "cannot write the sweep plan");
-  }
-  std::filesystem::rename(temp_path, final_path, ec);
-  if (ec) throw InputError(final_path.string(), "", "cannot rename into place: " + ec.message());
+  write_file_atomically((std::filesystem::path(sweep_dir) / kPlanFile).string(), plan.to_json().dump(1) + "\n");
 }
 
 SweepPlan read_sweep_plan(const std::string& sweep_dir) {

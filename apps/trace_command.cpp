@@ -8,6 +8,7 @@
 #include "policies/policy_registry.h"
 #include "sim/cluster/gpu_catalog.h"
 #include "sim/input/input_error.h"
+#include "sim/metrics/output_set.h"
 #include "workloads/openb_trace.h"
 #include "workloads/trace_tools.h"
 
@@ -127,19 +128,9 @@ int run_trace_command(TraceCommand& c) {
   }
   if (c.convert->parsed()) {
     TraceFile trace(trace_spec(c), catalog, registered_per_device_resources());
-    const std::string temp = c.output + ".tmp";
     std::size_t written = 0;
-    try {
-      std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-      if (!out) throw InputError(c.output, "", "cannot write the trace file");
-      written = write_converted_trace(out, trace);
-      if (!out) throw InputError(c.output, "", "writing the trace file failed");
-    } catch (...) {
-      std::remove(temp.c_str());  // a bad row half-way leaves no partial file
-      throw;
-    }
-    if (std::rename(temp.c_str(), c.output.c_str()) != 0)
-      throw InputError(c.output, "", "cannot rename the trace into place");
+    // A bad row half-way leaves no partial file.
+    write_file_atomically(c.output, [&](std::ostream& out) { written = write_converted_trace(out, trace); });
     print_bench(c, written, start);
     std::cerr << "wrote " << written << " jobs to " << c.output << "\n";
     return 0;

@@ -50,8 +50,12 @@ void write_file_atomically(const std::string& path, const StreamWriter& write) {
   const fs::path parent = target.parent_path().empty() ? fs::path(".") : target.parent_path();
   if (!fs::is_directory(parent))
     throw InputError(path, "", "cannot write: directory " + parent.string() + " does not exist");
-  // The process id keeps concurrent writers of one file off each other's temporary file.
-  const fs::path temp = sibling(parent / target.filename(), ".tmp" + std::to_string(getpid()));
+  // Host name and process id keep concurrent writers of one file (sweep shards on several hosts
+  // sharing a folder) off each other's temporary file.
+  char host[256] = "host";
+  gethostname(host, sizeof host - 1);
+  const fs::path temp =
+      sibling(parent / target.filename(), ".tmp." + std::string(host) + "." + std::to_string(getpid()));
   write_stream(temp, path, write);
   std::error_code ec;
   fs::rename(temp, target, ec);

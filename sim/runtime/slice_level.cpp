@@ -1,8 +1,9 @@
 #include "sim/runtime/slice_level.h"
 
 #include <algorithm>
-#include <cassert>
 #include <cmath>
+
+#include "sim/core/assert.h"
 
 namespace sharesim {
 namespace {
@@ -91,7 +92,7 @@ void SliceLevelExecution::start_running(std::uint32_t gpu, std::uint32_t task) {
   state.held_since = sim_.now();
   const DutyContext* context = context_of(gpu, task);
   if (state.mode == Mode::Solo) {
-    assert(context != nullptr);
+    SHARESIM_ASSERT(context != nullptr, "a context running solo has a duty-cycle context");
     state.timer = sim_.schedule_in(delay_of(context->burst_left_ns), timer_handler_, gpu);
     return;
   }
@@ -110,11 +111,11 @@ void SliceLevelExecution::start_gap(std::uint32_t gpu) {
 
 void SliceLevelExecution::end_gpu_phase(std::uint32_t gpu) {
   DutyContext* context = context_of(gpu, gpus_[gpu].running);
-  assert(context != nullptr);
+  SHARESIM_ASSERT(context != nullptr, "the context ending its GPU phase has a duty-cycle context");
   const std::vector<Resident>& residents = cluster_.gpu(gpu).residents;
   const auto it =
       std::find_if(residents.begin(), residents.end(), [&](const Resident& r) { return r.task == context->task; });
-  assert(it != residents.end());
+  SHARESIM_ASSERT(it != residents.end(), "a duty-cycle context belongs to a resident of its GPU");
   const double period = static_cast<double>(gpus_[gpu].schedule.duty_period_ns);
   context->queued = false;
   context->burst_left_ns = 0;
@@ -247,7 +248,7 @@ void SliceLevelExecution::on_host_end(std::uint32_t c) {
   const std::vector<Resident>& residents = cluster_.gpu(gpu).residents;
   const auto it =
       std::find_if(residents.begin(), residents.end(), [&](const Resident& r) { return r.task == context.task; });
-  assert(it != residents.end());
+  SHARESIM_ASSERT(it != residents.end(), "a duty-cycle context belongs to a resident of its GPU");
   context.burst_left_ns =
       phases_.exponential(it->demand.duty * static_cast<double>(gpus_[gpu].schedule.duty_period_ns));
   decide(gpu);

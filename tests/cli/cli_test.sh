@@ -252,7 +252,7 @@ expect_bad_input "bad trace row names file and line" "$tmp/out-bad-trace" "bad-t
 expect_bad_input "generate: bad trace row" "" "bad-trace.csv: line 4" generate -o "$tmp/regenerated.csv" bad-trace.json
 expect_bad_input "validate reads the whole trace" "" "bad-trace.csv: line 4, column duration_s: " validate bad-trace.json
 check "generate: no partial trace file on error" \
-  test ! -e "$tmp/regenerated.csv" -a ! -e "$tmp/regenerated.csv.tmp"
+  bash -c '! compgen -G "$1/regenerated.csv*" >/dev/null && ! compgen -G "$1/.regenerated.csv*" >/dev/null' _ "$tmp"
 
 # ---- describe-nodes and gpus ----------------------------------------------------------
 

@@ -148,18 +148,18 @@ TEST(DutyCycle, ConcurrentTripleAveragesOverWhichPartnersAreBusy) {
   std::vector<double> speed(3);
   concurrent_duty_speeds(duty, busy, speed);
   std::vector<double> stretch(3), share(3);
-  for (int i = 0; i < 3; ++i) {
+  for (std::size_t i = 0; i < 3; ++i) {
     const double cycle = 1 / speed[i];
     stretch[i] = (cycle - (1 - duty[i])) / duty[i];
     share[i] = duty[i] * stretch[i] / cycle;
   }
-  for (int i = 0; i < 3; ++i) {
-    const int j = (i + 1) % 3, k = (i + 2) % 3;
+  for (std::size_t i = 0; i < 3; ++i) {
+    const std::size_t j = (i + 1) % 3, k = (i + 2) % 3;
     double rate = 0;
     for (int bj = 0; bj <= 1; ++bj) {
       for (int bk = 0; bk <= 1; ++bk) {
         const double p = (bj ? share[j] : 1 - share[j]) * (bk ? share[k] : 1 - share[k]);
-        rate += p / (1 + (bj + bk) / 2.0 * (1 / busy[i] - 1));
+        rate += p / (1 + static_cast<double>(bj + bk) / 2.0 * (1 / busy[i] - 1));
       }
     }
     EXPECT_NEAR(1 / stretch[i], rate, 1e-9) << "context " << i;
