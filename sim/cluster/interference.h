@@ -13,7 +13,9 @@
 namespace sharesim {
 
 inline constexpr std::size_t kNamedResources = 4;
-inline constexpr std::size_t kLatentDims = 4;
+// Eight latent dimensions: with four, the cross-validated rank choice on Gavel's V100 pairs was
+// the largest allowed (docs/validation.md, "Rank").
+inline constexpr std::size_t kLatentDims = 8;
 inline constexpr std::size_t kInterferenceDims = kNamedResources + kLatentDims;
 inline constexpr std::array<std::string_view, kNamedResources> kNamedResourceNames{"sm", "dram", "l2", "launch"};
 
