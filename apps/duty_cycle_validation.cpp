@@ -85,13 +85,20 @@ std::string duty_cycle_validation_report(const std::vector<std::string>& raw_fil
       }
       if (solo.empty()) continue;
       const auto under_test = make_validation_policy(raw.gpu, sharing_of(mode));
+      const auto alone_of = [&](double duty) -> const Solo& {
+        const auto it = solo.find(duty);
+        if (it == solo.end()) {
+          throw InputError(file, "/duty_cycle", "no alone run of duty " + format_fixed(duty, 2) + " under " + mode);
+        }
+        return it->second;
+      };
       const auto predict = [&](const calib::DutyCase& c, DutySource source) {
         std::vector<Resident> residents(c.processes.size());
         for (std::size_t i = 0; i < residents.size(); ++i) {
           residents[i].demand.sm = 1.0;  // GPU-filling FMA kernels, no DRAM traffic
           residents[i].demand.bw = 0.0;
           const double d = c.processes[i].duty;
-          residents[i].demand.duty = source == DutySource::NvidiaSmi ? solo.at(d).smi_util
+          residents[i].demand.duty = source == DutySource::NvidiaSmi ? alone_of(d).smi_util
                                      : source == DutySource::Set     ? d
                                                                      : 1.0;
         }
@@ -113,16 +120,13 @@ std::string duty_cycle_validation_report(const std::vector<std::string>& raw_fil
         std::vector<double> duties;
         for (std::size_t i = 0; i < c.processes.size(); ++i) {
           const calib::DutyProcess& p = c.processes[i];
-          const auto alone = solo.find(p.duty);
-          if (alone == solo.end()) {
-            throw InputError(file, "/duty_cycle", "no alone run of duty " + format_fixed(p.duty, 2) + " under " + mode);
-          }
-          const double measured = calib::duty_speed(p, alone->second.kernel_ns);
+          const Solo& alone = alone_of(p.duty);
+          const double measured = calib::duty_speed(p, alone.kernel_ns);
           row.smi.push_back(std::abs(smi[i] - measured) / measured);
           row.set.push_back(std::abs(set[i] - measured) / measured);
           row.ignored.push_back(std::abs(ignored[i] - measured) / measured);
           duties.push_back(p.duty);
-          detail.smi_util.push_back(alone->second.smi_util);
+          detail.smi_util.push_back(alone.smi_util);
           detail.measured.push_back(measured);
           detail.predicted.push_back(smi[i]);
         }

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "apps/duty_cycle_validation.h"
@@ -186,6 +187,21 @@ TEST(DutyCycleValidation, TableInDocsMatchesARecomputation) {
                                     raw + "H200-141GB-duty-short-20261125.json"});
   // summary: header, rule, 5 rows per file; cases: header, rule, 24 time-sliced + 21 MPS per file
   EXPECT_EQ(lines_found_in_validation_doc(report), 2 + 3 * 5 + 2 + 3 * 45);
+}
+
+TEST(DutyCycleValidation, APairWithoutItsAloneRunIsAnInputError) {
+  std::ifstream in(kSourceDir + "/results/calibration/raw/H100-80GB-duty-20261125.json");
+  nlohmann::json raw = nlohmann::json::parse(in);
+  raw["duty_cycle"]["cases"].erase(0);  // the alone run of duty 0.2, time-sliced
+  const std::string path = ::testing::TempDir() + "duty-without-alone.json";
+  std::ofstream(path) << raw.dump();
+  try {
+    duty_cycle_validation_report({path});
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("/duty_cycle: no alone run of duty 0.20 under processes"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(DutyCycleValidation, AFileWithoutTheProbeIsAnInputError) {
