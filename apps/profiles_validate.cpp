@@ -2,19 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <sstream>
 #include <vector>
 
 #include "apps/validation_policy.h"
-#include "kernels/host/calib_error.h"
+#include "kernels/host/json_read.h"
 #include "kernels/host/raw_data.h"
-#include "policies/policy_registry.h"
 #include "sim/input/error_text.h"
 #include "sim/input/input_error.h"
-#include "sim/scenario/scenario.h"
 #include "workloads/profiles/profile_fit.h"
 
 namespace sharesim {
@@ -70,19 +67,7 @@ void add_time_sliced_rows(const calib::RawData& raw, const std::string& file, st
 }  // namespace
 
 calib::RawData read_raw_calibration(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw InputError(file, "", "cannot read the raw calibration file");
-  nlohmann::json json;
-  try {
-    json = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(file, "", std::string("expected JSON: ") + e.what());
-  }
-  try {
-    return calib::parse_raw(json, file);
-  } catch (const calib::CalibError& e) {
-    throw InputError(file, "", e.what());
-  }
+  return calib::parse_raw(calib::read_json_file(file), file);
 }
 
 ConcurrentSolver mps_policy_solver(const std::string& gpu_id) {

@@ -9,7 +9,8 @@
 
 namespace sharesim {
 
-// A raw file of sharesim-calibrate, read and checked; InputError naming the file otherwise.
+// A raw file of sharesim-calibrate, read and checked; an InputError (calib::CalibError) naming the
+// file and the JSON pointer otherwise.
 calib::RawData read_raw_calibration(const std::string& file);
 
 // The MPS policy of catalog GPU `gpu_id` (one replica, no thread cap) as a ConcurrentSolver:

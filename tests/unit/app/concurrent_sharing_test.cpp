@@ -204,6 +204,17 @@ TEST(DutyCycleValidation, APairWithoutItsAloneRunIsAnInputError) {
   }
 }
 
+TEST(DutyCycleValidation, ABadRawFileNamesTheFileOnceAndThePointer) {
+  const std::string path = ::testing::TempDir() + "raw-without-gpu.json";
+  std::ofstream(path) << R"({"format": "sharesim-calibration-raw/1"})";
+  try {
+    duty_cycle_validation_report({path});
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), path + ": /gpu: required key is missing");
+  }
+}
+
 TEST(DutyCycleValidation, AFileWithoutTheProbeIsAnInputError) {
   const std::string raw = kSourceDir + "/results/calibration/raw/H100-80GB-20261123.json";
   try {
