@@ -496,16 +496,15 @@ ordered_json measure_corun(const RunOptions& o, const gpu::DeviceInfo& device) {
 // what an operator would read. Read-only queries; never a setting.
 class SmiSampler {
  public:
-  explicit SmiSampler(const std::string& path) : path_(path) {}
+  explicit SmiSampler(const std::string& path) : path_(path), program_(find_on_path("nvidia-smi")) {}
   ~SmiSampler() { stop(); }
   SmiSampler(const SmiSampler&) = delete;
   SmiSampler& operator=(const SmiSampler&) = delete;
   void start(int device) {
-    const std::string program = find_on_path("nvidia-smi");
-    if (program.empty()) return;
+    if (program_.empty()) return;
     const int fd = open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) return;
-    pid_ = fork_exec(program,
+    pid_ = fork_exec(program_,
                      {"-i", std::to_string(device), "--query-gpu=utilization.gpu,utilization.memory,memory.used",
                       "--format=csv,noheader,nounits", "-lms", "100"},
                      {}, -1, fd);
@@ -531,10 +530,11 @@ class SmiSampler {
     }
     return out;
   }
-  bool available() const { return !find_on_path("nvidia-smi").empty(); }
+  bool available() const { return !program_.empty(); }
 
  private:
   std::string path_;
+  std::string program_;  // nvidia-smi's path; empty when it is not on PATH
   pid_t pid_ = -1;
 };
 

@@ -108,6 +108,11 @@ const DriverContextApi& driver_context_api();
 // Sets the device and returns its properties.
 cudaDeviceProp use_device(int device);
 
+// The `fma` stressor's kernel (stressors.cu): 8 independent FP32 FMA chains per thread in `blocks`
+// blocks of 256 threads, `iterations` steps. The duty-cycle probe's GPU phases run it too. The
+// caller checks the launch (SHARESIM_CHECK_LAUNCH).
+void launch_fma_kernel(int blocks, cudaStream_t stream, float* sink, int iterations);
+
 // The stressor machinery, shared by run_stressors (streams of this context) and run_sm_scaling
 // (a stream of a green context). Buffers are allocated in the context current at construction.
 class StressorSet {

@@ -1,9 +1,12 @@
-// Duty-cycle probe (docs/calibration.md, "Duty-cycle probe"): a process that keeps the GPU busy
-// a set share of the time, as a training loop does. Each cycle is a GPU phase (a fixed number of
-// GPU-filling FMA kernels, each about `kernel_ns` long alone, queued at once and waited for) and a
-// host phase (the CPU spins for a drawn time, no GPU work queued). Run alone, its GPU phases take
-// the share `busy / (busy + host)` of the time; run beside others (time-sliced or as MPS clients)
-// its GPU phases stretch, and the totals it records give its speed relative to alone.
+// Duty-cycle probe (docs/calibration.md, "The microbenchmarks", `duty`): a process that keeps the
+// GPU busy a set share of the time, as a training loop does. Each cycle is a GPU phase (a fixed
+// number of GPU-filling FMA kernels, each about `kernel_ns` long alone, queued at once and waited
+// for) and a host phase (the CPU spins for a drawn time, no GPU work queued). The kernel is the
+// `fma` stressor's (stressors.cu): FMA-bound and GPU-filling (4 blocks of 256 threads per SM), so
+// its time alone is set by the iteration count and co-runners busy at the same time compete for
+// SMs. Run alone, its GPU phases take the share `busy / (busy + host)` of the time; run beside
+// others (time-sliced or as MPS clients) its GPU phases stretch, and the totals it records give
+// its speed relative to alone.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -14,25 +17,6 @@
 namespace sharesim::calib::gpu {
 
 namespace {
-
-constexpr int kThreads = 256;
-constexpr int kChains = 8;
-
-// FMA-bound and GPU-filling (4 blocks of 256 threads per SM): its time alone is set by the
-// iteration count, and it needs every SM, so co-runners that are busy at the same time compete.
-__global__ void busy_kernel(float* sink, int iterations) {
-  float x[kChains];
-#pragma unroll
-  for (int c = 0; c < kChains; ++c) x[c] = static_cast<float>(threadIdx.x + c);
-  for (int i = 0; i < iterations; ++i) {
-#pragma unroll
-    for (int c = 0; c < kChains; ++c) x[c] = fmaf(x[c], 0.999f, 0.001f);
-  }
-  float sum = 0.f;
-#pragma unroll
-  for (int c = 0; c < kChains; ++c) sum += x[c];
-  if (sum == -1.f) sink[0] = sum;
-}
 
 std::int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -51,10 +35,10 @@ DutyKernel tune_duty_kernel(int device, std::int64_t kernel_ns) {
   int iterations = 4096;
   double ms = 0;
   for (int round = 0; round < 4; ++round) {
-    busy_kernel<<<blocks, kThreads, 0, stream.get()>>>(sink.get(), iterations);  // warm-up
+    launch_fma_kernel(blocks, stream.get(), sink.get(), iterations);  // warm-up
     SHARESIM_CHECK_LAUNCH();
     SHARESIM_CUDA(cudaEventRecord(begin.get(), stream.get()));
-    busy_kernel<<<blocks, kThreads, 0, stream.get()>>>(sink.get(), iterations);
+    launch_fma_kernel(blocks, stream.get(), sink.get(), iterations);
     SHARESIM_CHECK_LAUNCH();
     SHARESIM_CUDA(cudaEventRecord(end.get(), stream.get()));
     SHARESIM_CUDA(cudaEventSynchronize(end.get()));
@@ -88,7 +72,7 @@ DutyLog run_duty_cycle(int device, const DutyOptions& options) {
   while (now_ns() < stop) {
     const std::int64_t busy_begin = now_ns();
     for (int k = 0; k < options.kernels_per_phase; ++k) {
-      busy_kernel<<<blocks, kThreads, 0, stream.get()>>>(sink.get(), options.iterations);
+      launch_fma_kernel(blocks, stream.get(), sink.get(), options.iterations);
       SHARESIM_CHECK_LAUNCH();
     }
     SHARESIM_CUDA(cudaStreamSynchronize(stream.get()));

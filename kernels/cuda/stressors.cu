@@ -85,6 +85,10 @@ __global__ void tiny_kernel(int* flag) {
 
 }  // namespace
 
+void launch_fma_kernel(int blocks, cudaStream_t stream, float* sink, int iterations) {
+  fma_kernel<<<blocks, kThreads, 0, stream>>>(sink, iterations, 0.999f, 0.001f);
+}
+
 const std::vector<std::string>& stressor_names() {
   static const std::vector<std::string> names = {"fma", "triad", "l2", "smem", "launch"};
   return names;
@@ -129,7 +133,7 @@ struct StressorSet::Impl {
   void launch(const One& s, cudaStream_t stream) {
     switch (s.kind) {
       case Kind::fma:
-        fma_kernel<<<s.blocks, kThreads, 0, stream>>>(s.out, s.iterations, 0.999f, 0.001f);
+        launch_fma_kernel(s.blocks, stream, s.out, s.iterations);
         break;
       case Kind::triad:
         triad_kernel<<<s.blocks, kThreads, 0, stream>>>(s.out, s.b, s.c, s.count, 3.f);
