@@ -62,11 +62,8 @@ ScenarioRun::ScenarioRun(const Scenario& scenario, const GpuCatalog& catalog) : 
     runtime_->set_measurement_window(window.start >= 0 ? window.start : 0, window.end >= 0 ? window.end : kTimeNever,
                                      window.warmup_jobs);
   }
-  if (scenario_.output.event_log) {
-    event_log_ = std::make_unique<std::ostringstream>();
-    *event_log_ << "time_s,event,job,detail\n";
-    runtime_->set_event_log(event_log_.get());
-  }
+  sampler_ = std::make_unique<TimeseriesSampler>(sim_, *runtime_);
+  if (scenario_.output.event_log) event_log_ = std::make_unique<EventLog>(*runtime_);
 }
 
 ScenarioRun::~ScenarioRun() = default;
@@ -74,11 +71,13 @@ ScenarioRun::~ScenarioRun() = default;
 void ScenarioRun::run(const std::function<void(SimTime)>& progress) {
   const auto wall_start = std::chrono::steady_clock::now();
   if (progress) sim_.set_progress_hook(progress, 1u << 16);
-  runtime_->start(scenario_.output.timeseries_interval);
+  runtime_->start();
+  sampler_->start(scenario_.output.timeseries_interval);  // after the arrivals, as events at one time go in order
   sim_.run(scenario_.until);
   // Without `until`, the run ends with its last job event (not with the sampler's last tick).
   const SimTime end = scenario_.until == kTimeNever ? runtime_->last_job_event() : scenario_.until;
   runtime_->finish(end);
+  sampler_->finish(end);
   end_ = end;
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   metrics_ = compute_run_metrics(*runtime_, end, resolve_metrics_window(*runtime_, end, scenario_.metrics_window),
@@ -125,12 +124,12 @@ void ScenarioRun::write_outputs(const std::string& dir) {
 void ScenarioRun::write_outputs(OutputSet& set, const std::string& prefix) {
   set.write(prefix + "jobs.csv", [this](std::ostream& out) { write_jobs_csv(out, *runtime_); });
   set.write(prefix + "gpus.csv", [this](std::ostream& out) { write_gpus_csv(out, *runtime_, end_); });
-  set.write(prefix + "timeseries.csv", [this](std::ostream& out) { write_timeseries_csv(out, *runtime_); });
+  set.write(prefix + "timeseries.csv", [this](std::ostream& out) { write_timeseries_csv(out, sampler_->samples()); });
   if (!metrics_.services.empty()) {
     set.write(prefix + "services.csv", [this](std::ostream& out) { write_services_csv(out, metrics_); });
     set.write(prefix + "request_latency.csv", [this](std::ostream& out) { write_request_latency_csv(out, metrics_); });
   }
-  if (event_log_) set.write(prefix + "events.csv", event_log_->view());
+  if (event_log_) set.write(prefix + "events.csv", event_log_->text());
   set.write(prefix + "timing.json", timing().dump(2) + "\n");
   set.write(prefix + "summary.json", summary().dump(2) + "\n");
 }

@@ -5,17 +5,17 @@
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "policies/calibration/calibration_profile.h"
 #include "policies/measured_profiles.h"
-#include "policies/measured_profiles.h"
 #include "sim/cluster/cluster.h"
 #include "sim/core/simulator.h"
+#include "sim/metrics/event_log.h"
 #include "sim/metrics/output_set.h"
 #include "sim/metrics/run_metrics.h"
+#include "sim/metrics/timeseries_sampler.h"
 #include "sim/runtime/cluster_runtime.h"
 #include "sim/scenario/scenario.h"
 #include "sim/sched/scheduler.h"
@@ -53,6 +53,7 @@ class ScenarioRun {
   ClusterRuntime& runtime() { return *runtime_; }
   const ClusterRuntime& runtime() const { return *runtime_; }
   const RunMetrics& metrics() const { return metrics_; }
+  const TimeseriesSampler& timeseries() const { return *sampler_; }
   // summary.json: program version, seed, the scenario as run, the metrics.
   nlohmann::ordered_json summary() const;
   // timing.json: what depends on the host and the build (wall time, events per second, peak
@@ -75,7 +76,9 @@ class ScenarioRun {
   std::unique_ptr<Scheduler> scheduler_;
   Simulator sim_;
   std::unique_ptr<ClusterRuntime> runtime_;
-  std::unique_ptr<std::ostringstream> event_log_;
+  // The collectors (sim/metrics): the time series always, the event log on request.
+  std::unique_ptr<TimeseriesSampler> sampler_;
+  std::unique_ptr<EventLog> event_log_;
   RunMetrics metrics_;
   SimTime end_ = 0;  // end of the simulated span the metrics cover
 };

@@ -8,9 +8,9 @@ namespace sharesim {
 
 class ExclusivePolicy final : public GpuSharing {
  public:
-  explicit ExclusivePolicy(ResourceId nvidia_gpu) : nvidia_gpu_(nvidia_gpu) {}
+  explicit ExclusivePolicy(ResourceId nvidia_gpu)
+      : GpuSharing(SharingTraits("exclusive")), nvidia_gpu_(nvidia_gpu) {}
 
-  std::string_view policy_name() const override { return "exclusive"; }
   std::vector<ResourceQuantity> advertise() const override { return {{nvidia_gpu_, 1}}; }
   bool admit(const DeviceAsk& ask, std::int64_t free_units, std::span<const Resident> residents,
              std::string* reason) const override;

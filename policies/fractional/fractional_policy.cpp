@@ -37,8 +37,9 @@ FractionalSettings FractionalSettings::read(const SharingConfig& config) {
 
 // ---- what both flavours share ----------------------------------------------------------
 
-FractionalPolicy::FractionalPolicy(const GpuModel& model, const CalibrationProfile& profile)
-    : memory_mib_(model.memory_mib), timing_(slice_timing("default", profile)) {}
+FractionalPolicy::FractionalPolicy(SharingTraits traits, const GpuModel& model, const CalibrationProfile& profile)
+    : GpuSharing(traits),
+      memory_mib_(model.memory_mib), timing_(slice_timing("default", profile)) {}
 
 void FractionalPolicy::compute_rates(std::span<Resident> residents) const {
   // The active contexts share the GPU's time max-min fairly, each capped at its compute
@@ -100,7 +101,11 @@ double FractionalPolicy::context_switches_per_ns(std::span<const Resident> resid
 
 CgpuPolicy::CgpuPolicy(ResourceId gpu_mem, ResourceId gpu_core, const GpuModel& model,
                        const CalibrationProfile& profile)
-    : FractionalPolicy(model, profile), gpu_mem_(gpu_mem), gpu_core_(gpu_core) {}
+    : FractionalPolicy(SharingTraits("fractional", UnitSpread::AllOnOneDevice), model, profile),
+      gpu_mem_(gpu_mem),
+      gpu_core_(gpu_core) {
+  traits_.has_node_rule = true;
+}
 
 std::vector<ResourceQuantity> CgpuPolicy::advertise() const {
   // ACK's GPU sharing device plugin reports whole GiB of each GPU's memory (MiB / 1024, rounded
@@ -151,7 +156,9 @@ double CgpuPolicy::compute_cap(const DeviceAsk& ask) const {
 
 HamiPolicy::HamiPolicy(const Resources& resources, std::int64_t device_split_count, const GpuModel& model,
                        const CalibrationProfile& profile)
-    : FractionalPolicy(model, profile), resources_(resources), device_split_count_(device_split_count) {}
+    : FractionalPolicy(SharingTraits("fractional"), model, profile),
+      resources_(resources),
+      device_split_count_(device_split_count) {}
 
 std::int64_t HamiPolicy::granted_memory_mib(const DeviceAsk& ask) const {
   // nvidia.com/gpumem in MiB, else nvidia.com/gpumem-percentage of the GPU (at least 1 MiB),

@@ -40,7 +40,7 @@ struct FractionalSettings {
 // What the two flavours share: the memory limit at join and the rate model.
 class FractionalPolicy : public GpuSharing {
  public:
-  FractionalPolicy(const GpuModel& model, const CalibrationProfile& profile);
+  FractionalPolicy(SharingTraits traits, const GpuModel& model, const CalibrationProfile& profile);
 
   void compute_rates(std::span<Resident> residents) const override;
   void on_join(std::span<const Resident> residents, Casualties& out) const override;
@@ -65,13 +65,10 @@ class CgpuPolicy final : public FractionalPolicy {
  public:
   CgpuPolicy(ResourceId gpu_mem, ResourceId gpu_core, const GpuModel& model, const CalibrationProfile& profile);
 
-  std::string_view policy_name() const override { return "fractional"; }
   // Per GPU: whole GiB of its memory, rounded down, and 100 percent of its compute.
   std::vector<ResourceQuantity> advertise() const override;
   bool admit(const DeviceAsk& ask, std::int64_t free_units, std::span<const Resident> residents,
              std::string* reason) const override;
-  UnitSpread unit_spread() const override { return UnitSpread::AllOnOneDevice; }
-  bool has_node_rule() const override { return true; }
   bool admit_on_node(const DeviceAsk& ask, std::span<const std::span<const Resident>> node_gpus,
                      std::string* reason) const override;
 
@@ -99,7 +96,6 @@ class HamiPolicy final : public FractionalPolicy, public UsableUnitsRule {
   HamiPolicy(const Resources& resources, std::int64_t device_split_count, const GpuModel& model,
              const CalibrationProfile& profile);
 
-  std::string_view policy_name() const override { return "fractional"; }
   std::vector<ResourceQuantity> advertise() const override { return {{resources_.gpu, device_split_count_}}; }
   bool admit(const DeviceAsk& ask, std::int64_t free_units, std::span<const Resident> residents,
              std::string* reason) const override;

@@ -75,7 +75,8 @@ MigSettings MigSettings::read(const SharingConfig& config, const GpuModel& model
 
 MigPolicy::MigPolicy(const MigSettings& settings, const GpuModel& model, ResourceNames& names,
                      const CalibrationProfile& profile, MeasuredMigSpeed measured_speed)
-    : settings_(settings),
+    : GpuSharing(SharingTraits("mig", UnitSpread::SeveralPerDevice)),
+      settings_(settings),
       model_(model),
       timing_(slice_timing(settings.timeslice ? settings.timeslice->level : "default", profile)),
       reconfiguration_ns_(std::llround(profile.mig_reconfiguration_ns.value)),
@@ -278,7 +279,6 @@ double MigPolicy::context_switches_per_ns(std::span<const Resident> residents) c
 }
 
 bool MigPolicy::can_repartition_for(const DeviceAsk& ask) const {
-  if (!settings_.dynamic_repartitioning) return false;
   return std::find(resource_by_profile_.begin(), resource_by_profile_.end(), ask.resource) !=
          resource_by_profile_.end();
 }

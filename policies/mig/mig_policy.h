@@ -51,14 +51,13 @@ struct MigSettings {
   static MigSettings read(const SharingConfig& config, const GpuModel& model);
 };
 
-class MigPolicy final : public GpuSharing {
+class MigPolicy final : public GpuSharing, private GpuRepartitioning {
  public:
   // Interns the resource names of every profile of the model, so a repartitioned GPU can
   // advertise any of them.
   MigPolicy(const MigSettings& settings, const GpuModel& model, ResourceNames& names, const CalibrationProfile& profile,
             MeasuredMigSpeed measured_speed);
 
-  std::string_view policy_name() const override { return "mig"; }
   std::vector<ResourceQuantity> advertise() const override;
   bool admit(const DeviceAsk& ask, std::int64_t free_units, std::span<const Resident> residents,
              std::string* reason) const override;
@@ -68,14 +67,16 @@ class MigPolicy final : public GpuSharing {
   void on_fault(std::span<const Resident> residents, std::size_t faulting, Casualties& out) const override;
   std::string placement_note(const DeviceAsk& ask) const override;
   double context_switches_per_ns(std::span<const Resident> residents) const override;
-  UnitSpread unit_spread() const override { return UnitSpread::SeveralPerDevice; }
-  bool can_repartition() const override { return settings_.dynamic_repartitioning; }
+  void add_feature_labels(std::map<std::string, std::string>& labels, std::uint32_t gpus) const override;
+  // Itself with `repartitioning: dynamic`, nullptr otherwise.
+  const GpuRepartitioning* repartitioning() const override {
+    return settings_.dynamic_repartitioning ? this : nullptr;
+  }
+
+ private:
   bool can_repartition_for(const DeviceAsk& ask) const override;
   SimTime repartition_time() const override { return reconfiguration_ns_; }
   void repartition_for(const DeviceAsk& ask) override;
-  void add_feature_labels(std::map<std::string, std::string>& labels, std::uint32_t gpus) const override;
-
- private:
   // The resource an instance of `profile` is advertised as under the strategy.
   ResourceId resource_of(const MigProfile& profile) const;
   std::string resource_name_of(const MigProfile& profile) const;

@@ -34,7 +34,8 @@ MpsSettings MpsSettings::read(const SharingConfig& config, const GpuModel& model
 
 MpsPolicy::MpsPolicy(const MpsSettings& settings, ResourceId resource, std::string resource_name, const GpuModel& model,
                      const CalibrationProfile& profile, MeasuredProfiles measured)
-    : settings_(settings),
+    : GpuSharing(SharingTraits("mps", UnitSpread::SeveralPerDevice)),
+      settings_(settings),
       resource_(resource),
       resource_name_(std::move(resource_name)),
       memory_mib_(model.memory_mib),

@@ -38,14 +38,12 @@ class MpsPolicy final : public GpuSharing {
   MpsPolicy(const MpsSettings& settings, ResourceId resource, std::string resource_name, const GpuModel& model,
             const CalibrationProfile& profile, MeasuredProfiles measured = {});
 
-  std::string_view policy_name() const override { return "mps"; }
   std::vector<ResourceQuantity> advertise() const override { return {{resource_, settings_.replicas}}; }
   bool admit(const DeviceAsk& ask, std::int64_t free_units, std::span<const Resident> residents,
              std::string* reason) const override;
   void compute_rates(std::span<Resident> residents) const override;
   void on_join(std::span<const Resident> residents, Casualties& out) const override;
   void on_fault(std::span<const Resident> residents, std::size_t faulting, Casualties& out) const override;
-  UnitSpread unit_spread() const override { return UnitSpread::SeveralPerDevice; }
   void add_feature_labels(std::map<std::string, std::string>& labels, std::uint32_t /*gpus*/) const override {
     add_replica_labels(labels, settings_.replicas, settings_.rename_by_default, "mps");
   }

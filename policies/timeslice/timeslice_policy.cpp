@@ -37,11 +37,16 @@ TimesliceSettings TimesliceSettings::read(const SharingConfig& config, const Gpu
 
 TimeslicePolicy::TimeslicePolicy(const TimesliceSettings& settings, ResourceId resource, std::string resource_name,
                                  const GpuModel& model, const CalibrationProfile& profile)
-    : settings_(settings),
+    : GpuSharing(SharingTraits("timeslice", UnitSpread::SeveralPerDevice)),
+      settings_(settings),
       resource_(resource),
       resource_name_(std::move(resource_name)),
       memory_mib_(model.memory_mib),
-      timing_(slice_timing(settings.level, profile)) {}
+      timing_(slice_timing(settings.level, profile)) {
+  if (settings_.fidelity == TimesliceFidelity::Slice) {
+    traits_.slice_schedule = SliceSchedule{timing_.slice_ns, timing_.gap_ns, settings_.duty_period_ns};
+  }
+}
 
 bool TimeslicePolicy::admit(const DeviceAsk& ask, std::int64_t free_units, std::span<const Resident> /*residents*/,
                             std::string* reason) const {
@@ -87,11 +92,6 @@ double TimeslicePolicy::context_switches_per_ns(std::span<const Resident> reside
   duty_scratch_.resize(residents.size());
   resident_duties(residents, duty_scratch_);
   return duty_cycle_turn_taking(duty_scratch_, timing_.efficiency()) * timing_.switches_per_ns();
-}
-
-std::optional<SliceSchedule> TimeslicePolicy::slice_schedule() const {
-  if (settings_.fidelity != TimesliceFidelity::Slice) return std::nullopt;
-  return SliceSchedule{timing_.slice_ns, timing_.gap_ns, settings_.duty_period_ns};
 }
 
 PolicyEntry timeslice_policy_entry() {

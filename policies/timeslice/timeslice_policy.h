@@ -46,7 +46,6 @@ class TimeslicePolicy final : public GpuSharing {
   TimeslicePolicy(const TimesliceSettings& settings, ResourceId resource, std::string resource_name,
                   const GpuModel& model, const CalibrationProfile& profile);
 
-  std::string_view policy_name() const override { return "timeslice"; }
   std::vector<ResourceQuantity> advertise() const override { return {{resource_, settings_.replicas}}; }
   bool admit(const DeviceAsk& ask, std::int64_t free_units, std::span<const Resident> residents,
              std::string* reason) const override;
@@ -54,8 +53,6 @@ class TimeslicePolicy final : public GpuSharing {
   void on_join(std::span<const Resident> residents, Casualties& out) const override;
   std::string placement_note(const DeviceAsk& ask) const override;
   double context_switches_per_ns(std::span<const Resident> residents) const override;
-  std::optional<SliceSchedule> slice_schedule() const override;
-  UnitSpread unit_spread() const override { return UnitSpread::SeveralPerDevice; }
   void add_feature_labels(std::map<std::string, std::string>& labels, std::uint32_t /*gpus*/) const override {
     add_replica_labels(labels, settings_.replicas, settings_.rename_by_default, "time-slicing");
   }

@@ -54,7 +54,12 @@ VgpuSettings VgpuSettings::read(const SharingConfig& config, const GpuModel& mod
 }
 
 VgpuPolicy::VgpuPolicy(const VgpuSettings& settings, ResourceId nvidia_gpu, const CalibrationProfile& profile)
-    : settings_(settings), nvidia_gpu_(nvidia_gpu), switch_ns_(std::llround(profile.vgpu_switch_cost_ns.value)) {}
+    : GpuSharing(SharingTraits("vgpu")),
+      settings_(settings),
+      nvidia_gpu_(nvidia_gpu),
+      switch_ns_(std::llround(profile.vgpu_switch_cost_ns.value)) {
+  traits_.license_cost_per_gpu_year = settings.license_cost_per_gpu_year;
+}
 
 bool VgpuPolicy::admit(const DeviceAsk& ask, std::int64_t free_units, std::span<const Resident> /*residents*/,
                        std::string* reason) const {

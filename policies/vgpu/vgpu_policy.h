@@ -32,14 +32,12 @@ class VgpuPolicy final : public GpuSharing {
  public:
   VgpuPolicy(const VgpuSettings& settings, ResourceId nvidia_gpu, const CalibrationProfile& profile);
 
-  std::string_view policy_name() const override { return "vgpu"; }
   std::vector<ResourceQuantity> advertise() const override { return {{nvidia_gpu_, settings_.type.max_per_gpu}}; }
   bool admit(const DeviceAsk& ask, std::int64_t free_units, std::span<const Resident> residents,
              std::string* reason) const override;
   void compute_rates(std::span<Resident> residents) const override;
   void on_join(std::span<const Resident> residents, Casualties& out) const override;
   double context_switches_per_ns(std::span<const Resident> residents) const override;
-  double license_cost_per_gpu_year() const override { return settings_.license_cost_per_gpu_year; }
 
  private:
   // How many vGPUs the scheduler cycles through, and so divides time by.

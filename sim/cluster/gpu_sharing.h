@@ -14,6 +14,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sim/cluster/resource_names.h"
@@ -134,78 +135,97 @@ inline std::size_t count_active(std::span<const Resident> residents) {
   return active;
 }
 
+// Dynamic repartitioning (MIG), an optional part of a policy (GpuSharing::repartitioning()):
+// whether, once drained, this GPU can be laid out so that it offers `ask`; how long the GPU is
+// unavailable while that is done; and doing it (called on the empty GPU when that time has
+// passed; advertise() then gives the new resources, every name of which the policy interned when
+// it was made). Driven by sim/runtime/gpu_repartitioner.h.
+class GpuRepartitioning {
+ public:
+  virtual bool can_repartition_for(const DeviceAsk& ask) const = 0;
+  virtual SimTime repartition_time() const = 0;
+  virtual void repartition_for(const DeviceAsk& ask) = 0;
+
+ protected:
+  ~GpuRepartitioning() = default;  // not owned through this interface
+};
+
+// What a GPU's policy is, fixed when it is made: read as data (the scheduler reads unit_spread
+// for every candidate GPU), not asked through a virtual call.
+struct SharingTraits {
+  explicit SharingTraits(std::string_view name, UnitSpread spread = UnitSpread::OnePerDevice)
+      : policy_name(name), unit_spread(spread) {}
+
+  std::string_view policy_name;  // as in the scenario's "sharing": {"policy": ...}; a literal
+  // How one pod's units may be spread over devices (see UnitSpread).
+  UnitSpread unit_spread = UnitSpread::OnePerDevice;
+  // License cost per GPU-year the policy adds (vGPU software), for the cost metrics.
+  double license_cost_per_gpu_year = 0;
+  // Set when the policy runs in slice-level mode: the runtime then runs each slice as events
+  // instead of calling compute_rates() while two or more residents are active.
+  std::optional<SliceSchedule> slice_schedule;
+  // The device plugin has a rule over the whole node, not one GPU (cGPU: memory-only and
+  // memory+core pods never share a node): admit_on_node() is asked as well.
+  bool has_node_rule = false;
+};
+
+// The policy of one GPU. Its virtual methods answer DESIGN.md's four questions, and nothing
+// else; each has a default where most policies have nothing to add.
 class GpuSharing {
  public:
   virtual ~GpuSharing() = default;
 
-  virtual std::string_view policy_name() const = 0;
+  const SharingTraits& traits() const { return traits_; }
 
-  // 1. The extended resources this GPU contributes to its node's allocatable.
+  // 1. Advertise. The extended resources this GPU contributes to its node's allocatable, and
+  // the labels GPU feature discovery adds for this sharing to a node of `gpus` such GPUs
+  // (NVIDIA k8s-device-plugin docs/gpu-feature-discovery README, "Generated Labels"; GPU
+  // operator "Time-Slicing GPUs in Kubernetes"), over `labels`, which already hold the model's
+  // nvidia.com/gpu.product, .count and .memory. Default labels: not shared, one replica.
   virtual std::vector<ResourceQuantity> advertise() const = 0;
+  virtual void add_feature_labels(std::map<std::string, std::string>& labels, std::uint32_t gpus) const;
 
-  // 2. Called by the device-allocation step for a GPU with at least one free unit of
+  // 2. Admit. Called by the device-allocation step for a GPU with at least one free unit of
   // ask.resource (`free_units` is what is left). Policies add their own rules. When it
   // refuses and `reason` is not null, it stores the message the real component would give.
+  // admit_on_node() is the node-wide rule, asked only when traits().has_node_rule; `node_gpus`
+  // holds the residents of every GPU of the node.
   virtual bool admit(const DeviceAsk& ask, std::int64_t free_units, std::span<const Resident> residents,
                      std::string* reason) const = 0;
-
-  // 3. Sets `rate` of every resident. Called only when something on this GPU changed.
-  virtual void compute_rates(std::span<Resident> residents) const = 0;
-
-  // 4a. After residents.back() joined: residents that die because of it (its memory
-  // allocation fails, or the device plugin rejects it at admission). Default: none.
-  virtual void on_join(std::span<const Resident> residents, Casualties& out) const;
-
-  // 4b. Resident `faulting` hit a fatal fault: residents that die with it. Default: only the
-  // faulting one (its own context).
-  virtual void on_fault(std::span<const Resident> residents, std::size_t faulting, Casualties& out) const;
-
-  // A remark for the pod's record when it is placed with this ask (e.g. time-slicing replicas
-  // that give no extra compute); empty for none.
-  virtual std::string placement_note(const DeviceAsk& /*ask*/) const { return {}; }
-
-  // Context switches per ns while these residents are on the GPU (for the per-GPU count).
-  virtual double context_switches_per_ns(std::span<const Resident> /*residents*/) const { return 0; }
-
-  // Set when the policy runs in slice-level mode: the runtime then runs each slice as events
-  // instead of calling compute_rates() while two or more residents are active.
-  virtual std::optional<SliceSchedule> slice_schedule() const { return std::nullopt; }
-
-  // License cost per GPU-year this policy adds (vGPU software), for the cost metrics.
-  virtual double license_cost_per_gpu_year() const { return 0; }
-
-  // How one pod's units may be spread over devices (see UnitSpread).
-  virtual UnitSpread unit_spread() const { return UnitSpread::OnePerDevice; }
-
-  // The parts of this GPU a joining resident occupies (Resident::slots); `residents` are those
-  // already there. Default: the GPU has no parts.
-  virtual std::uint32_t choose_slots(const DeviceAsk& /*ask*/, std::span<const Resident> /*residents*/) const {
-    return 0;
-  }
-
-  // A device-plugin rule over the whole node rather than one GPU (cGPU: memory-only and
-  // memory+core pods never share a node). Asked only when has_node_rule(); `node_gpus` holds
-  // the residents of every GPU of the node.
-  virtual bool has_node_rule() const { return false; }
   virtual bool admit_on_node(const DeviceAsk& /*ask*/, std::span<const std::span<const Resident>> /*node_gpus*/,
                              std::string* /*reason*/) const {
     return true;
   }
+  // Where an admitted pod goes and what its record says: the parts of this GPU a joining
+  // resident occupies (Resident::slots; `residents` are those already there; default: the GPU
+  // has no parts), and a remark for the pod's record (e.g. time-slicing replicas that give no
+  // extra compute; empty for none).
+  virtual std::uint32_t choose_slots(const DeviceAsk& /*ask*/, std::span<const Resident> /*residents*/) const {
+    return 0;
+  }
+  virtual std::string placement_note(const DeviceAsk& /*ask*/) const { return {}; }
 
-  // Dynamic repartitioning (MIG): whether this GPU may be laid out anew at all; whether, once
-  // drained, it can be laid out so that it offers `ask`; how long the GPU is unavailable while
-  // that is done; and doing it (called on the empty GPU when that time has passed; advertise()
-  // then gives the new resources, every name of which the policy interned when it was made).
-  virtual bool can_repartition() const { return false; }
-  virtual bool can_repartition_for(const DeviceAsk& /*ask*/) const { return false; }
-  virtual SimTime repartition_time() const { return 0; }
-  virtual void repartition_for(const DeviceAsk& /*ask*/) {}
+  // 3. Rates. Sets `rate` of every resident; called only when something on this GPU changed.
+  // context_switches_per_ns: the switches these residents cause (for the per-GPU count).
+  virtual void compute_rates(std::span<Resident> residents) const = 0;
+  virtual double context_switches_per_ns(std::span<const Resident> /*residents*/) const { return 0; }
 
-  // The labels GPU feature discovery adds for this sharing to a node of `gpus` such GPUs
-  // (NVIDIA k8s-device-plugin docs/gpu-feature-discovery README, "Generated Labels"; GPU
-  // operator "Time-Slicing GPUs in Kubernetes"), over `labels`, which already hold the model's
-  // nvidia.com/gpu.product, .count and .memory. Default: not shared, one replica.
-  virtual void add_feature_labels(std::map<std::string, std::string>& labels, std::uint32_t gpus) const;
+  // 4. Memory and faults. on_join: after residents.back() joined, residents that die because
+  // of it (its memory allocation fails, or the device plugin rejects it at admission); default
+  // none. on_fault: resident `faulting` hit a fatal fault, residents that die with it; default
+  // only the faulting one (its own context).
+  virtual void on_join(std::span<const Resident> residents, Casualties& out) const;
+  virtual void on_fault(std::span<const Resident> residents, std::size_t faulting, Casualties& out) const;
+
+  // Optional: dynamic repartitioning, nullptr when this GPU is never laid out anew.
+  virtual const GpuRepartitioning* repartitioning() const { return nullptr; }
+  GpuRepartitioning* repartitioning() {
+    return const_cast<GpuRepartitioning*>(std::as_const(*this).repartitioning());  // *this is not const
+  }
+
+ protected:
+  explicit GpuSharing(SharingTraits traits) : traits_(traits) {}
+  SharingTraits traits_;  // a policy whose traits depend on its config sets them in its constructor
 };
 
 }  // namespace sharesim

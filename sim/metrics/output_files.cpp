@@ -52,8 +52,8 @@ std::string jobs_csv(const ClusterRuntime& runtime) {
 std::string gpus_csv(const ClusterRuntime& runtime, SimTime horizon) {
   return to_text([&](std::ostream& out) { write_gpus_csv(out, runtime, horizon); });
 }
-std::string timeseries_csv(const ClusterRuntime& runtime) {
-  return to_text([&](std::ostream& out) { write_timeseries_csv(out, runtime); });
+std::string timeseries_csv(const std::vector<TimeseriesSample>& samples) {
+  return to_text([&](std::ostream& out) { write_timeseries_csv(out, samples); });
 }
 std::string services_csv(const RunMetrics& metrics) {
   return to_text([&](std::ostream& out) { write_services_csv(out, metrics); });
@@ -144,7 +144,7 @@ void write_gpus_csv(std::ostream& stream, const ClusterRuntime& runtime, SimTime
         .text(node.name)
         .text(cluster.pool_of(node).name)
         .text(gpu.model->id)
-        .text(gpu.sharing->policy_name())
+        .text(gpu.sharing->traits().policy_name)
         .seconds(usage.allocated_ns)
         .seconds(usage.busy_ns)
         .number(span > 0 ? static_cast<double>(usage.busy_ns) / span : 0.0)
@@ -208,11 +208,11 @@ void write_request_latency_csv(std::ostream& stream, const RunMetrics& metrics) 
   }
 }
 
-void write_timeseries_csv(std::ostream& stream, const ClusterRuntime& runtime) {
+void write_timeseries_csv(std::ostream& stream, const std::vector<TimeseriesSample>& samples) {
   ChunkedWriter writer(stream);
   std::string& out = writer.buffer();
   out += "time_s,pending,running,completed,failed,allocated_gpus,busy_gpus,memory_used_mib\n";
-  for (const TimeseriesSample& s : runtime.timeseries()) {
+  for (const TimeseriesSample& s : samples) {
     const RuntimeCounters& c = s.counters;
     CsvRow(out)
         .seconds(s.time)

@@ -132,7 +132,7 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, c
   constexpr double kHoursPerYear = 365.0 * 24.0;
   double gpu_cost_provisioned = 0;
   for (const Gpu& gpu : runtime.cluster().gpus()) {
-    m.license_cost += gpu.sharing->license_cost_per_gpu_year() * span_s / 3600.0 / kHoursPerYear;
+    m.license_cost += gpu.sharing->traits().license_cost_per_gpu_year * span_s / 3600.0 / kHoursPerYear;
     const double price = cost.price_of(gpu.model->id, gpu.model->gpu_hour_usd);
     gpu_cost_provisioned += price * span_s / 3600.0;
     m.cost_used += price * time_to_seconds(runtime.gpu_usage()[gpu.index].in_window.allocated_ns) / 3600.0;

@@ -5,7 +5,6 @@
 #include <stdexcept>
 
 #include "sim/core/assert.h"
-#include "sim/core/csv_format.h"
 #include "sim/core/huge_pages.h"
 #include "sim/runtime/restart_backoff.h"
 
@@ -53,7 +52,6 @@ ClusterRuntime::ClusterRuntime(Simulator& sim, Cluster& cluster, Scheduler& sche
       repartitioner_(sim, cluster, scheduler, shapes, repartition_events_) {
   arrival_handler_.runtime = this;
   completion_handler_.runtime = this;
-  sample_handler_.runtime = this;
   fault_handler_.runtime = this;
   timer_handler_.runtime = this;
   requeue_handler_.runtime = this;
@@ -85,7 +83,7 @@ std::string ClusterRuntime::job_name(const JobRecord& job) const {
   return origins_[job.spec.origin].name + "-" + std::to_string(job.spec.sequence);
 }
 
-void ClusterRuntime::start(SimTime sample_interval) {
+void ClusterRuntime::start() {
   std::size_t expected = 0;
   for (const auto& source : sources_) expected += source->expected_jobs();
   // Capped so a generator with a huge count and an early `until` does not over-reserve.
@@ -98,9 +96,6 @@ void ClusterRuntime::start(SimTime sample_interval) {
   advise_huge_pages(devices_.data(), devices_.capacity() * sizeof(DeviceAllocation));
   for (std::size_t s = 0; s < sources_.size(); ++s) pull_next_arrival(s);
   schedule_next_arrival();
-  adaptive_sampling_ = sample_interval <= 0;
-  sample_interval_ = adaptive_sampling_ ? kSecond : sample_interval;
-  sim_.schedule_at(sim_.now(), sample_handler_);
 }
 
 void ClusterRuntime::pull_next_arrival(std::size_t source) {
@@ -129,7 +124,7 @@ void ClusterRuntime::on_arrival(std::size_t source) {
   if (warmup_jobs_ > 0 && jobs_.size() == warmup_jobs_ + 1) window_.start = sim_.now();
   pull_next_arrival(source);
   schedule_next_arrival();
-  if (event_log_ != nullptr) log("submit", job, "");
+  if (has_job_event_listeners()) log("submit", job, "");
   SchedulingExecutor executor{*this};
   scheduler_.arrive(job, executor);
 }
@@ -188,7 +183,7 @@ bool ClusterRuntime::try_start(std::uint32_t job, std::optional<std::uint32_t> n
   // Counted now, before admission: a job its own allocation kills (OOM on joining) still held
   // its GPUs, and the cluster must have had them (issue 15: "GPUs used at peak").
   counters_.peak_allocated_gpus = std::max(counters_.peak_allocated_gpus, counters_.allocated_gpus + newly_held_gpus);
-  if (event_log_ != nullptr) log("start", job, cluster_.node(pods_[first_pod].node).name);
+  if (has_job_event_listeners()) log("start", job, cluster_.node(pods_[first_pod].node).name);
   // Memory and admission: a policy may fail the newcomer (or, without memory isolation, more
   // pods) as it joins (question 4 of the policy).
   bool died_at_once = false;
@@ -460,7 +455,7 @@ void ClusterRuntime::on_requeue(std::uint32_t job) {
   SHARESIM_ASSERT(jobs_[job].state == JobState::Pending && jobs_[job].backing_off,
                   "a job came back from a backoff it was not in");
   jobs_[job].backing_off = false;
-  if (event_log_ != nullptr) log("requeue", job, "");
+  if (has_job_event_listeners()) log("requeue", job, "");
   SchedulingExecutor executor{*this};
   scheduler_.requeue(job, executor);
 }
@@ -483,7 +478,7 @@ void ClusterRuntime::complete(std::uint32_t job) {
   last_job_event_ = sim_.now();
   --counters_.running;
   ++counters_.completed;
-  if (event_log_ != nullptr) log("complete", job, "");
+  if (has_job_event_listeners()) log("complete", job, "");
   vacate(job);
 }
 
@@ -582,27 +577,6 @@ void ClusterRuntime::on_repartitioned(std::uint32_t gpu, std::uint32_t trigger, 
   schedule_pending();
 }
 
-TimeseriesSample ClusterRuntime::sample_at(SimTime time) const {
-  return TimeseriesSample{time, scheduler_.pending().size(), counters_};
-}
-
-void ClusterRuntime::on_sample() {
-  samples_.push_back(sample_at(sim_.now()));
-  if (adaptive_sampling_ && samples_.size() >= kMaxSamples) {
-    // Samples sit at multiples of the period from 0: keeping the even ones leaves multiples
-    // of twice the period.
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < samples_.size(); i += 2) samples_[kept++] = samples_[i];
-    samples_.resize(kept);
-    sample_interval_ *= 2;
-    const SimTime next = (sim_.now() / sample_interval_ + 1) * sample_interval_;
-    if (sim_.pending_events() > 0) sim_.schedule_at(next, sample_handler_);
-    return;
-  }
-  // Keep sampling only while something else can still happen.
-  if (sim_.pending_events() > 0) sim_.schedule_in(sample_interval_, sample_handler_);
-}
-
 void ClusterRuntime::finish(SimTime end) {
   for (std::size_t g = 0; g < gpu_usage_.size(); ++g) {
     GpuUsage& usage = gpu_usage_[g];
@@ -620,17 +594,10 @@ void ClusterRuntime::finish(SimTime end) {
   for (JobRecord& rec : jobs_) {
     if (rec.state == JobState::Running) advance_progress(rec, end);
   }
-  while (!samples_.empty() && samples_.back().time > end) samples_.pop_back();
-  if (samples_.empty() || samples_.back().time != end) {
-    samples_.push_back(sample_at(end));
-  }
 }
 
 void ClusterRuntime::log(const char* event, std::uint32_t job, const std::string& detail) {
-  if (event_log_ == nullptr) return;
-  std::string line;
-  CsvRow(line).seconds(sim_.now()).text(event).text(job_name(jobs_[job])).text(detail).end();
-  *event_log_ << line;
+  for (JobEventListener* listener : job_event_listeners_) listener->job_event(sim_.now(), event, job, detail);
 }
 
 }  // namespace sharesim

@@ -23,6 +23,7 @@
 #include "sim/core/simulator.h"
 #include "sim/runtime/gpu_repartitioner.h"
 #include "sim/runtime/job_behaviour.h"
+#include "sim/runtime/job_event_listener.h"
 #include "sim/runtime/job_origin.h"
 #include "sim/runtime/job_source.h"
 #include "sim/runtime/measurement_window.h"
@@ -85,7 +86,7 @@ struct GpuUsage {
   double sm_busy_ns = 0;     // integral of sm_load
   double memory_mib_ns = 0;  // integral of memory_mib
   std::int64_t peak_memory_mib = 0;
-  // Dynamic repartitioning (GpuSharing::can_repartition_for): layouts applied, time spent
+  // Dynamic repartitioning (GpuSharing::repartitioning): layouts applied, time spent
   // draining (taking no new pods while its pods finish) and reconfiguring (offering nothing).
   std::uint32_t reconfigurations = 0;
   SimTime draining_ns = 0;
@@ -123,27 +124,18 @@ struct RuntimeCounters {
   std::int64_t memory_used_mib = 0;  // device memory the residents of every GPU hold
 };
 
-struct TimeseriesSample {
-  SimTime time = 0;
-  std::uint64_t pending = 0;  // jobs in the scheduler's queue
-  RuntimeCounters counters;
-};
-
 class ClusterRuntime {
  public:
   ClusterRuntime(Simulator& sim, Cluster& cluster, Scheduler& scheduler, const ShapeTable& shapes,
                  const std::vector<JobOrigin>& origins, std::vector<std::unique_ptr<JobSource>> sources);
 
-  // Schedules the first arrival of every source and the time-series sampler. A fixed
-  // interval (> 0) samples at that period; 0 picks one adaptively: start at 1 s and, each
-  // time kMaxSamples are held, keep every other sample and double the period.
-  void start(SimTime sample_interval);
-  static constexpr std::size_t kMaxSamples = 1000;
-  // Closes the usage integrals at `end` (call once, after the simulator stopped); samples
-  // the sampler took after `end` are dropped and a last one is taken at `end`.
+  // Schedules the first arrival of every source.
+  void start();
+  // Closes the usage integrals at `end` (call once, after the simulator stopped).
   void finish(SimTime end);
-  // Optional CSV event log (time_s,event,job,detail); nullptr = none.
-  void set_event_log(std::ostream* log) { event_log_ = log; }
+  // Tells `listener` of every job event from now on (sim/metrics/event_log.h); it must outlive
+  // the run.
+  void add_job_event_listener(JobEventListener& listener) { job_event_listeners_.push_back(&listener); }
   // Injects fatal faults: each job that starts draws an exponential running time to its fault
   // (mean `mtbf`) from the stream "faults" of `seed`. Call before start().
   void set_faults(SimTime mtbf, std::uint64_t seed);
@@ -163,7 +155,6 @@ class ClusterRuntime {
   const std::vector<JobOrigin>& origins() const { return origins_; }
   const std::vector<std::string>& failure_reasons() const { return failure_reasons_; }
   const std::vector<std::string>& notes() const { return notes_; }
-  const std::vector<TimeseriesSample>& timeseries() const { return samples_; }
   const RuntimeCounters& counters() const { return counters_; }
   // By origin index; shorter than origins() when the last origins have no behaviour jobs.
   const std::vector<RequestStats>& request_stats() const { return request_stats_; }
@@ -198,10 +189,6 @@ class ClusterRuntime {
     ClusterRuntime* runtime = nullptr;
     void on_event(std::uint32_t job) override { runtime->on_completion(job); }
   };
-  struct SampleHandler : EventHandler {
-    ClusterRuntime* runtime = nullptr;
-    void on_event(std::uint32_t) override { runtime->on_sample(); }
-  };
   struct FaultHandler : EventHandler {
     ClusterRuntime* runtime = nullptr;
     void on_event(std::uint32_t job) override { runtime->on_fault(job); }
@@ -232,8 +219,6 @@ class ClusterRuntime {
   void schedule_next_arrival();
   void on_arrival(std::size_t source);
   void on_completion(std::uint32_t job);
-  void on_sample();
-  TimeseriesSample sample_at(SimTime time) const;
 
   // The runtime's side of the scheduling loop (Scheduler::arrive, requeue, schedule_pending).
   struct SchedulingExecutor {
@@ -289,7 +274,10 @@ class ClusterRuntime {
   void update_gpu_usage(std::uint32_t gpu);
   // Adds the time since usage.last_change to the rate integrals (whole run and windowed).
   void accumulate_usage(GpuUsage& usage, SimTime now) const;
+  // Tells the job event listeners; callers that build the detail text check
+  // has_job_event_listeners() first.
   void log(const char* event, std::uint32_t job, const std::string& detail);
+  bool has_job_event_listeners() const { return !job_event_listeners_.empty(); }
 
   Simulator& sim_;
   Cluster& cluster_;
@@ -327,15 +315,11 @@ class ClusterRuntime {
   void record_requests(std::uint32_t origin, const BehaviourStep& step);
   SimTime fault_mtbf_ = 0;
   RandomStream fault_stream_{0};
-  std::vector<TimeseriesSample> samples_;
   RuntimeCounters counters_;
-  SimTime sample_interval_ = 0;
-  bool adaptive_sampling_ = false;
-  std::ostream* event_log_ = nullptr;
+  std::vector<JobEventListener*> job_event_listeners_;
 
   ArrivalHandler arrival_handler_;
   CompletionHandler completion_handler_;
-  SampleHandler sample_handler_;
   FaultHandler fault_handler_;
   TimerHandler timer_handler_;
   RequeueHandler requeue_handler_;

@@ -10,7 +10,7 @@ GpuRepartitioner::GpuRepartitioner(Simulator& sim, Cluster& cluster, Scheduler& 
                                    Listener& listener)
     : sim_(sim), cluster_(cluster), scheduler_(scheduler), shapes_(shapes), listener_(listener) {
   done_handler_.owner = this;
-  for (const Gpu& gpu : cluster.gpus()) enabled_ = enabled_ || gpu.sharing->can_repartition();
+  for (const Gpu& gpu : cluster.gpus()) enabled_ = enabled_ || gpu.sharing->repartitioning() != nullptr;
 }
 
 void GpuRepartitioner::begin_plan() {
@@ -29,7 +29,8 @@ void GpuRepartitioner::consider(std::uint32_t job, const PodShape& shape) {
   for (const Gpu& gpu : cluster_.gpus()) {
     if (gpu.advertises(shape.gpu_resource)) return;
     if (gpu.draining || !scheduler_.node_may_host(shape, cluster_.node(gpu.node))) continue;
-    if (!gpu.sharing->can_repartition_for(ask)) continue;
+    const GpuRepartitioning* repartitioning = gpu.sharing->repartitioning();
+    if (repartitioning == nullptr || !repartitioning->can_repartition_for(ask)) continue;
     if (chosen == nullptr || gpu.residents.size() < chosen->residents.size()) chosen = &gpu;
   }
   if (chosen == nullptr) return;
@@ -48,14 +49,14 @@ void GpuRepartitioner::begin_reconfiguration(std::uint32_t gpu) {
   plan.reconfigure_start = sim_.now();
   cluster_.withdraw_resources(gpu);
   scheduler_.node_changed(cluster_.gpu(gpu).node);
-  sim_.schedule_in(cluster_.gpu(gpu).sharing->repartition_time(), done_handler_, gpu);
+  sim_.schedule_in(cluster_.gpu(gpu).sharing->repartitioning()->repartition_time(), done_handler_, gpu);
 }
 
 void GpuRepartitioner::on_repartitioned(std::uint32_t gpu_index) {
   const Repartition plan = repartitions_.at(gpu_index);
   repartitions_.erase(gpu_index);
   Gpu& gpu = cluster_.gpu(gpu_index);
-  gpu.sharing->repartition_for(plan.ask);
+  gpu.sharing->repartitioning()->repartition_for(plan.ask);
   cluster_.advertise_resources(gpu_index);
   gpu.draining = false;
   scheduler_.node_changed(gpu.node);

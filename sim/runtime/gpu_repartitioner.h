@@ -1,5 +1,5 @@
 #pragma once
-// Dynamic repartitioning (GpuSharing::can_repartition_for; MIG): for each GPU resource that
+// Dynamic repartitioning (GpuSharing::repartitioning; MIG): for each GPU resource that
 // waiting pods ask for and no GPU offers, drain one GPU whose policy can be laid out anew to
 // offer it (the one with the fewest residents), withdraw its resources from its node once it is
 // empty, and after the policy's repartition_time advertise what the new layout offers. sim/

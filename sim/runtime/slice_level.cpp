@@ -19,7 +19,7 @@ SliceLevelExecution::SliceLevelExecution(Simulator& sim, Cluster& cluster, Callb
   host_end_handler_.owner = this;
   const auto& gpus = cluster.gpus();
   for (std::size_t g = 0; g < gpus.size(); ++g) {
-    const std::optional<SliceSchedule> schedule = gpus[g].sharing->slice_schedule();
+    const std::optional<SliceSchedule> schedule = gpus[g].sharing->traits().slice_schedule;
     if (!schedule) continue;
     if (gpus_.empty()) gpus_.resize(gpus.size());
     gpus_[g].schedule = *schedule;

@@ -1,5 +1,5 @@
 #pragma once
-// Slice-level execution of GPUs whose policy asks for it (GpuSharing::slice_schedule;
+// Slice-level execution of GPUs whose policy asks for it (SharingTraits::slice_schedule;
 // DESIGN.md: time-slicing "also has a slice-level mode that runs each slice as events"): the
 // contexts that have GPU work queued run one at a time, in resident order, for a slice each,
 // with a gap between two slices in which none runs (the switch cost).

@@ -42,9 +42,10 @@ std::int64_t pods_on_gpus(const Cluster& cluster, const PodShape& shape, const N
   if (node.gpu_count == 0) return 0;
   const GpuSharing& policy = *cluster.gpu(node.first_gpu).sharing;
   const DeviceAsk ask{r, 1, shape.gpu_units, shape.gpu_per_device};
-  bool per_gpu = policy.unit_spread() == UnitSpread::AllOnOneDevice;
+  bool per_gpu = policy.traits().unit_spread == UnitSpread::AllOnOneDevice;
   for (std::uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
-    if (cluster.gpu(g).sharing->can_repartition_for(ask)) return -1;
+    const GpuRepartitioning* repartitioning = cluster.gpu(g).sharing->repartitioning();
+    if (repartitioning != nullptr && repartitioning->can_repartition_for(ask)) return -1;
     for (const ResourceQuantity& q : shape.gpu_per_device.view())
       per_gpu = per_gpu || cluster.gpu(g).advertises(q.resource);
   }
@@ -54,7 +55,7 @@ std::int64_t pods_on_gpus(const Cluster& cluster, const PodShape& shape, const N
   std::int64_t pods = 0;
   for (std::uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
     const Gpu& gpu = cluster.gpu(g);
-    const std::int64_t units = policy.unit_spread() == UnitSpread::AllOnOneDevice ? shape.gpu_units : 1;
+    const std::int64_t units = policy.traits().unit_spread == UnitSpread::AllOnOneDevice ? shape.gpu_units : 1;
     std::int64_t on_gpu = gpu.capacity(r) / units;
     for (const ResourceQuantity& q : shape.gpu_per_device.view()) {
       if (gpu.advertises(q.resource) && q.quantity > 0)
@@ -62,7 +63,7 @@ std::int64_t pods_on_gpus(const Cluster& cluster, const PodShape& shape, const N
     }
     pods += on_gpu;
   }
-  return policy.unit_spread() == UnitSpread::AllOnOneDevice ? pods : pods / shape.gpu_units;
+  return policy.traits().unit_spread == UnitSpread::AllOnOneDevice ? pods : pods / shape.gpu_units;
 }
 
 }  // namespace
@@ -144,10 +145,10 @@ bool Scheduler::assign_devices(const PodShape& shape, const Node& node, std::vec
   if (node.gpu_count == 0) return refuse([&] { return insufficient(cluster_.resource_names().name(shape.gpu_resource)); });
   // All GPUs of a node belong to one pool and so follow one policy.
   const GpuSharing& policy = *cluster_.gpu(node.first_gpu).sharing;
-  const UnitSpread spread = policy.unit_spread();
+  const UnitSpread spread = policy.traits().unit_spread;
   const DeviceAsk ask{shape.gpu_resource, spread == UnitSpread::AllOnOneDevice ? shape.gpu_units : 1, shape.gpu_units,
                       shape.gpu_per_device};
-  if (policy.has_node_rule()) {
+  if (policy.traits().has_node_rule) {
     std::vector<std::span<const Resident>> node_gpus;
     for (std::uint32_t local = 0; local < node.gpu_count; ++local) {
       node_gpus.emplace_back(cluster_.gpu(node.first_gpu + local).residents);

@@ -10,9 +10,12 @@ namespace {
 
 class FixedRatePolicy final : public GpuSharing {
  public:
-  FixedRatePolicy(ResourceId gpu, std::int64_t slots, double rate) : gpu_(gpu), slots_(slots), rate_(rate) {}
+  FixedRatePolicy(ResourceId gpu, std::int64_t slots, double rate)
+      : GpuSharing(SharingTraits("fixed-rate", UnitSpread::SeveralPerDevice)),
+        gpu_(gpu),
+        slots_(slots),
+        rate_(rate) {}
 
-  std::string_view policy_name() const override { return "fixed-rate"; }
   std::vector<ResourceQuantity> advertise() const override { return {{gpu_, slots_}}; }
   bool admit(const DeviceAsk& ask, std::int64_t free_units, std::span<const Resident> /*residents*/,
              std::string* reason) const override {
@@ -21,7 +24,6 @@ class FixedRatePolicy final : public GpuSharing {
   void compute_rates(std::span<Resident> residents) const override {
     for (Resident& resident : residents) resident.rate = is_active(resident) ? rate_ : 0.0;
   }
-  UnitSpread unit_spread() const override { return UnitSpread::SeveralPerDevice; }
 
  private:
   ResourceId gpu_;

@@ -30,7 +30,7 @@ TEST(TestPolicy, RunsInAScenarioAtItsFixedRate) {
     EXPECT_EQ(job.end, 400 * kSecond);
   }
   EXPECT_EQ(run->cluster().pools().front().policy, "fixed-rate");
-  EXPECT_EQ(run->cluster().gpu(0).sharing->policy_name(), "fixed-rate");
+  EXPECT_EQ(run->cluster().gpu(0).sharing->traits().policy_name, "fixed-rate");
 }
 
 TEST(TestPolicy, OneSlotQueuesTheSecondJob) {

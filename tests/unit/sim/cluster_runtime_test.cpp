@@ -5,6 +5,8 @@
 #include <memory>
 #include <vector>
 
+#include "sim/metrics/event_log.h"
+#include "sim/metrics/timeseries_sampler.h"
 #include "sim/runtime/cluster_runtime.h"
 #include "stub_sharing.h"
 
@@ -45,7 +47,7 @@ struct StubRun {
     std::vector<std::unique_ptr<JobSource>> sources;
     sources.push_back(std::make_unique<ListSource>(std::move(jobs)));
     runtime = std::make_unique<ClusterRuntime>(sim, cluster, scheduler, shapes, origins, std::move(sources));
-    runtime->start(kSecond);
+    runtime->start();
   }
   const JobRecord& job(std::size_t i) const { return runtime->jobs().at(i); }
 
@@ -127,6 +129,36 @@ TEST(ClusterRuntime, GangProgressesAtItsSlowestPod) {
   EXPECT_EQ(run.job(1).start, 20 * kSecond);
   EXPECT_EQ(run.job(1).end, 21 * kSecond);
   EXPECT_EQ(run.runtime->counters().peak_allocated_gpus, 1u);
+}
+
+TEST(RuntimeCollectors, EventLogAndSamplerRecordTheRunWithoutChangingIt) {
+  // The run of SharedGpuAppliesThePolicysRatesAndMovesCompletions, with the two collectors of
+  // sim/metrics attached: the same end times, every job event in order, and a sample every 5 s.
+  StubRun run(2, 2, {job_at(0, 10 * kSecond, 0), job_at(5 * kSecond, 10 * kSecond, 1)});
+  EventLog log(*run.runtime);
+  TimeseriesSampler sampler(run.sim, *run.runtime);
+  sampler.start(5 * kSecond);
+  run.sim.run();
+  const SimTime end = run.runtime->last_job_event();
+  run.runtime->finish(end);
+  sampler.finish(end);
+  EXPECT_EQ(run.job(0).end, 15 * kSecond);
+  EXPECT_EQ(run.job(1).end, 20 * kSecond);
+  const std::string node = run.cluster.node(0).name;
+  EXPECT_EQ(log.text(), "time_s,event,job,detail\n"
+                        "0,submit,job-0,\n0,start,job-0," + node + "\n"
+                        "5,submit,job-1,\n5,start,job-1," + node + "\n"
+                        "15,complete,job-0,\n20,complete,job-1,\n");
+  std::vector<SimTime> times;
+  std::vector<std::uint64_t> running, completed;
+  for (const TimeseriesSample& s : sampler.samples()) {
+    times.push_back(s.time);
+    running.push_back(s.counters.running);
+    completed.push_back(s.counters.completed);
+  }
+  EXPECT_EQ(times, (std::vector<SimTime>{0, 5 * kSecond, 10 * kSecond, 15 * kSecond, 20 * kSecond}));
+  EXPECT_EQ(running, (std::vector<std::uint64_t>{1, 2, 2, 1, 0}));
+  EXPECT_EQ(completed, (std::vector<std::uint64_t>{0, 0, 0, 1, 2}));
 }
 
 }  // namespace

@@ -18,9 +18,11 @@ inline constexpr const char* kStubRefusal = "stub: GPU holds its maximum of pods
 class StubSharing final : public GpuSharing {
  public:
   StubSharing(ResourceId resource, std::int64_t units, std::size_t max_residents)
-      : resource_(resource), units_(units), max_residents_(max_residents) {}
+      : GpuSharing(SharingTraits("stub", UnitSpread::SeveralPerDevice)),
+        resource_(resource),
+        units_(units),
+        max_residents_(max_residents) {}
 
-  std::string_view policy_name() const override { return "stub"; }
   std::vector<ResourceQuantity> advertise() const override { return {{resource_, units_}}; }
   bool admit(const DeviceAsk& /*ask*/, std::int64_t /*free_units*/, std::span<const Resident> residents,
              std::string* reason) const override {
@@ -31,7 +33,6 @@ class StubSharing final : public GpuSharing {
   void compute_rates(std::span<Resident> residents) const override {
     for (Resident& r : residents) r.rate = 1.0 / static_cast<double>(residents.size());
   }
-  UnitSpread unit_spread() const override { return UnitSpread::SeveralPerDevice; }
 
  private:
   ResourceId resource_;

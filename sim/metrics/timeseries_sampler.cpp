@@ -1,0 +1,41 @@
+#include "sim/metrics/timeseries_sampler.h"
+
+namespace sharesim {
+
+TimeseriesSampler::TimeseriesSampler(Simulator& sim, const ClusterRuntime& runtime) : sim_(sim), runtime_(runtime) {
+  handler_.sampler = this;
+}
+
+void TimeseriesSampler::start(SimTime interval) {
+  adaptive_ = interval <= 0;
+  interval_ = adaptive_ ? kSecond : interval;
+  sim_.schedule_at(sim_.now(), handler_);
+}
+
+TimeseriesSample TimeseriesSampler::sample_at(SimTime time) const {
+  return TimeseriesSample{time, runtime_.scheduler().pending().size(), runtime_.counters()};
+}
+
+void TimeseriesSampler::on_sample() {
+  samples_.push_back(sample_at(sim_.now()));
+  if (adaptive_ && samples_.size() >= kMaxSamples) {
+    // Samples sit at multiples of the period from 0: keeping the even ones leaves multiples
+    // of twice the period.
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < samples_.size(); i += 2) samples_[kept++] = samples_[i];
+    samples_.resize(kept);
+    interval_ *= 2;
+    const SimTime next = (sim_.now() / interval_ + 1) * interval_;
+    if (sim_.pending_events() > 0) sim_.schedule_at(next, handler_);
+    return;
+  }
+  // Keep sampling only while something else can still happen.
+  if (sim_.pending_events() > 0) sim_.schedule_in(interval_, handler_);
+}
+
+void TimeseriesSampler::finish(SimTime end) {
+  while (!samples_.empty() && samples_.back().time > end) samples_.pop_back();
+  if (samples_.empty() || samples_.back().time != end) samples_.push_back(sample_at(end));
+}
+
+}  // namespace sharesim
