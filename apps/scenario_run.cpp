@@ -62,6 +62,7 @@ ScenarioRun::ScenarioRun(const Scenario& scenario, const GpuCatalog& catalog) : 
     runtime_->set_measurement_window(window.start >= 0 ? window.start : 0, window.end >= 0 ? window.end : kTimeNever,
                                      window.warmup_jobs);
   }
+  usage_meter_ = std::make_unique<GpuUsageMeter>(*runtime_);
   sampler_ = std::make_unique<TimeseriesSampler>(sim_, *runtime_);
   if (scenario_.output.event_log) event_log_ = std::make_unique<EventLog>(*runtime_);
 }
@@ -77,10 +78,11 @@ void ScenarioRun::run(const std::function<void(SimTime)>& progress) {
   // Without `until`, the run ends with its last job event (not with the sampler's last tick).
   const SimTime end = scenario_.until == kTimeNever ? runtime_->last_job_event() : scenario_.until;
   runtime_->finish(end);
+  usage_meter_->finish(end);
   sampler_->finish(end);
   end_ = end;
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  metrics_ = compute_run_metrics(*runtime_, end, resolve_metrics_window(*runtime_, end, scenario_.metrics_window),
+  metrics_ = compute_run_metrics(*runtime_, usage_meter_->usage(), end, resolve_metrics_window(*runtime_, end, scenario_.metrics_window),
                                  sim_.events_processed(), wall_s, scenario_.cost, scenario_.slo);
 }
 
@@ -123,7 +125,7 @@ void ScenarioRun::write_outputs(const std::string& dir) {
 
 void ScenarioRun::write_outputs(OutputSet& set, const std::string& prefix) {
   set.write(prefix + "jobs.csv", [this](std::ostream& out) { write_jobs_csv(out, *runtime_); });
-  set.write(prefix + "gpus.csv", [this](std::ostream& out) { write_gpus_csv(out, *runtime_, end_); });
+  set.write(prefix + "gpus.csv", [this](std::ostream& out) { write_gpus_csv(out, *runtime_, usage_meter_->usage(), end_); });
   set.write(prefix + "timeseries.csv", [this](std::ostream& out) { write_timeseries_csv(out, sampler_->samples()); });
   if (!metrics_.services.empty()) {
     set.write(prefix + "services.csv", [this](std::ostream& out) { write_services_csv(out, metrics_); });

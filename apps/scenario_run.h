@@ -13,6 +13,7 @@
 #include "sim/cluster/cluster.h"
 #include "sim/core/simulator.h"
 #include "sim/metrics/event_log.h"
+#include "sim/metrics/gpu_usage_meter.h"
 #include "sim/metrics/output_set.h"
 #include "sim/metrics/run_metrics.h"
 #include "sim/metrics/timeseries_sampler.h"
@@ -54,6 +55,8 @@ class ScenarioRun {
   const ClusterRuntime& runtime() const { return *runtime_; }
   const RunMetrics& metrics() const { return metrics_; }
   const TimeseriesSampler& timeseries() const { return *sampler_; }
+  // Each GPU's usage integrals (sim/metrics/gpu_usage_meter.h), by GPU index.
+  const std::vector<GpuUsage>& gpu_usage() const { return usage_meter_->usage(); }
   // summary.json: program version, seed, the scenario as run, the metrics.
   nlohmann::ordered_json summary() const;
   // timing.json: what depends on the host and the build (wall time, events per second, peak
@@ -76,7 +79,8 @@ class ScenarioRun {
   std::unique_ptr<Scheduler> scheduler_;
   Simulator sim_;
   std::unique_ptr<ClusterRuntime> runtime_;
-  // The collectors (sim/metrics): the time series always, the event log on request.
+  // The collectors (sim/metrics): usage and time series always, the event log on request.
+  std::unique_ptr<GpuUsageMeter> usage_meter_;
   std::unique_ptr<TimeseriesSampler> sampler_;
   std::unique_ptr<EventLog> event_log_;
   RunMetrics metrics_;

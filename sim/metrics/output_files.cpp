@@ -49,8 +49,8 @@ std::string to_text(const Write& write) {
 std::string jobs_csv(const ClusterRuntime& runtime) {
   return to_text([&](std::ostream& out) { write_jobs_csv(out, runtime); });
 }
-std::string gpus_csv(const ClusterRuntime& runtime, SimTime horizon) {
-  return to_text([&](std::ostream& out) { write_gpus_csv(out, runtime, horizon); });
+std::string gpus_csv(const ClusterRuntime& runtime, const std::vector<GpuUsage>& usage, SimTime horizon) {
+  return to_text([&](std::ostream& out) { write_gpus_csv(out, runtime, usage, horizon); });
 }
 std::string timeseries_csv(const std::vector<TimeseriesSample>& samples) {
   return to_text([&](std::ostream& out) { write_timeseries_csv(out, samples); });
@@ -128,7 +128,8 @@ void write_jobs_csv(std::ostream& stream, const ClusterRuntime& runtime) {
   }
 }
 
-void write_gpus_csv(std::ostream& stream, const ClusterRuntime& runtime, SimTime horizon) {
+void write_gpus_csv(std::ostream& stream, const ClusterRuntime& runtime, const std::vector<GpuUsage>& gpu_usage,
+                    SimTime horizon) {
   const Cluster& cluster = runtime.cluster();
   const double span = static_cast<double>(horizon);
   ChunkedWriter writer(stream);
@@ -138,7 +139,7 @@ void write_gpus_csv(std::ostream& stream, const ClusterRuntime& runtime, SimTime
       "context_switches,jobs_started,reconfigurations,draining_s,reconfiguring_s\n";
   for (const Gpu& gpu : cluster.gpus()) {
     const Node& node = cluster.node(gpu.node);
-    const GpuUsage& usage = runtime.gpu_usage()[gpu.index];
+    const GpuUsage& usage = gpu_usage[gpu.index];
     CsvRow(out)
         .integer(gpu.index)
         .text(node.name)

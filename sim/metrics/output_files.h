@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/metrics/gpu_usage_meter.h"
 #include "sim/metrics/run_metrics.h"
 #include "sim/metrics/timeseries_sampler.h"
 #include "sim/runtime/cluster_runtime.h"
@@ -15,13 +16,14 @@
 namespace sharesim {
 
 void write_jobs_csv(std::ostream& out, const ClusterRuntime& runtime);
-void write_gpus_csv(std::ostream& out, const ClusterRuntime& runtime, SimTime horizon);
+void write_gpus_csv(std::ostream& out, const ClusterRuntime& runtime, const std::vector<GpuUsage>& usage,
+                    SimTime horizon);
 void write_timeseries_csv(std::ostream& out, const std::vector<TimeseriesSample>& samples);
 void write_services_csv(std::ostream& out, const RunMetrics& metrics);
 void write_request_latency_csv(std::ostream& out, const RunMetrics& metrics);
 
 std::string jobs_csv(const ClusterRuntime& runtime);
-std::string gpus_csv(const ClusterRuntime& runtime, SimTime horizon);
+std::string gpus_csv(const ClusterRuntime& runtime, const std::vector<GpuUsage>& usage, SimTime horizon);
 std::string timeseries_csv(const std::vector<TimeseriesSample>& samples);
 // One row per origin of behaviour jobs (inference services, notebooks); header only when none.
 std::string services_csv(const RunMetrics& metrics);

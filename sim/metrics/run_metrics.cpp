@@ -14,8 +14,9 @@ nlohmann::json summary_json(const SampleSummary& s) {
 
 }  // namespace
 
-RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, const MetricsWindow& window,
-                               std::uint64_t events, double wall_s, const CostSpec& cost, const SloSpec& slo) {
+RunMetrics compute_run_metrics(const ClusterRuntime& runtime, const std::vector<GpuUsage>& gpu_usage, SimTime horizon,
+                               const MetricsWindow& window, std::uint64_t events, double wall_s, const CostSpec& cost,
+                               const SloSpec& slo) {
   RunMetrics m;
   m.window = window;
   std::vector<double> waits, censored_waits, jcts, slowdowns;
@@ -107,10 +108,10 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, c
   // Time figures: the runtime's integrals clipped to the window, over the window's span.
   const double span_s = window.span_s();
   if (span_s > 0) m.throughput_jobs_per_hour = static_cast<double>(completed_in_window) / (span_s / 3600.0);
-  m.gpu_count = runtime.gpu_usage().size();
+  m.gpu_count = gpu_usage.size();
   SimTime busy = 0, allocated = 0;
   double sm_busy = 0, memory = 0;
-  for (const GpuUsage& usage : runtime.gpu_usage()) {
+  for (const GpuUsage& usage : gpu_usage) {
     busy += usage.in_window.busy_ns;
     allocated += usage.in_window.allocated_ns;
     sm_busy += usage.in_window.sm_busy_ns;
@@ -135,7 +136,7 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, c
     m.license_cost += gpu.sharing->traits().license_cost_per_gpu_year * span_s / 3600.0 / kHoursPerYear;
     const double price = cost.price_of(gpu.model->id, gpu.model->gpu_hour_usd);
     gpu_cost_provisioned += price * span_s / 3600.0;
-    m.cost_used += price * time_to_seconds(runtime.gpu_usage()[gpu.index].in_window.allocated_ns) / 3600.0;
+    m.cost_used += price * time_to_seconds(gpu_usage[gpu.index].in_window.allocated_ns) / 3600.0;
   }
   m.cost = gpu_cost_provisioned + m.license_cost;
   const Cluster& cluster = runtime.cluster();
@@ -148,8 +149,8 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, c
     for (std::uint32_t n = pool.first_node; n < pool.first_node + pool.node_count; ++n) {
       const Node& node = cluster.node(n);
       for (std::uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
-        pool_busy += runtime.gpu_usage()[g].in_window.busy_ns;
-        pool_allocated += runtime.gpu_usage()[g].in_window.allocated_ns;
+        pool_busy += gpu_usage[g].in_window.busy_ns;
+        pool_allocated += gpu_usage[g].in_window.allocated_ns;
         ++p.gpu_count;
       }
     }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/metrics/gpu_usage_meter.h"
 #include "sim/metrics/metrics_window.h"
 #include "sim/metrics/percentiles.h"
 #include "sim/runtime/cluster_runtime.h"
@@ -102,8 +103,10 @@ struct RunMetrics {
   SampleSummary notebook_cell_slowdown;
 };
 
-RunMetrics compute_run_metrics(const ClusterRuntime& runtime, SimTime horizon, const MetricsWindow& window,
-                               std::uint64_t events, double wall_s, const CostSpec& cost = {}, const SloSpec& slo = {});
+// `usage`: the GpuUsageMeter's integrals (gpu_usage_meter.h), by GPU index.
+RunMetrics compute_run_metrics(const ClusterRuntime& runtime, const std::vector<GpuUsage>& usage, SimTime horizon,
+                               const MetricsWindow& window, std::uint64_t events, double wall_s,
+                               const CostSpec& cost = {}, const SloSpec& slo = {});
 
 // {"jobs": {...}, "gpus": {...}, "sim": {...}} as summary.json's "metrics".
 nlohmann::json run_metrics_json(const RunMetrics& metrics);

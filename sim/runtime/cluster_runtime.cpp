@@ -10,20 +10,6 @@
 
 namespace sharesim {
 
-std::string_view job_state_name(JobState state) {
-  switch (state) {
-    case JobState::Pending:
-      return "pending";
-    case JobState::Running:
-      return "running";
-    case JobState::Completed:
-      return "completed";
-    case JobState::Failed:
-      return "failed";
-  }
-  return "?";
-}
-
 ClusterRuntime::ClusterRuntime(Simulator& sim, Cluster& cluster, Scheduler& scheduler, const ShapeTable& shapes,
                                const std::vector<JobOrigin>& origins, std::vector<std::unique_ptr<JobSource>> sources)
     : sim_(sim),
@@ -34,20 +20,19 @@ ClusterRuntime::ClusterRuntime(Simulator& sim, Cluster& cluster, Scheduler& sche
       sources_(std::move(sources)),
       next_arrival_(sources_.size()),
       source_has_next_(sources_.size(), false),
-      gpu_usage_(cluster.gpus().size()),
+      gpu_state_(cluster.gpus().size()),
       slice_level_(sim, cluster,
-                   {.before = [this](std::uint32_t gpu) { update_gpu_usage(gpu); },
+                   {.before = [this](std::uint32_t gpu) { update_gpu_state(gpu); },
                     .after =
                         [this](std::uint32_t gpu) {
                           for (const Resident& resident : cluster_.gpu(gpu).residents) {
                             refresh_job(resident.task, &resident);
                           }
-                          update_gpu_usage(gpu);
+                          update_gpu_state(gpu);
                         },
                     .switched =
                         [this](std::uint32_t gpu) {
-                          gpu_usage_[gpu].context_switches += 1;
-                          if (window_.contains(sim_.now())) gpu_usage_[gpu].in_window.context_switches += 1;
+                          if (gpu_usage_listener_ != nullptr) gpu_usage_listener_->context_switched(gpu, sim_.now());
                         }}),
       repartitioner_(sim, cluster, scheduler, shapes, repartition_events_) {
   arrival_handler_.runtime = this;
@@ -162,14 +147,14 @@ bool ClusterRuntime::try_start(std::uint32_t job, std::optional<std::uint32_t> n
     SHARESIM_ASSERT(std::any_of(gpu.residents.begin(), gpu.residents.end(),
                                 [job](const Resident& r) { return r.task == job; }),
                     "a placed job is not a resident of its device");
-    if (gpu_usage_[gpu.index].allocated_since < 0) {
-      // Unallocated at its last usage update: nobody else joined it since.
+    if (!gpu_state_[gpu.index].allocated) {
+      // Unallocated at its last update: nobody else joined it since.
       SHARESIM_ASSERT(std::all_of(gpu.residents.begin(), gpu.residents.end(),
                                   [job](const Resident& r) { return r.task == job; }),
-                      "a GPU whose usage shows it unallocated holds another job");
+                      "a GPU whose state shows it unallocated holds another job");
       newly_held.push_back(gpu.index);
     }
-    ++gpu_usage_[gpu.index].jobs_started;
+    if (gpu_usage_listener_ != nullptr) gpu_usage_listener_->job_started_on(gpu.index);
     ++rec.gpu_devices;
     if (rec.note < 0) {
       const std::string note = gpu.sharing->placement_note(claim.ask_on(device));
@@ -266,20 +251,11 @@ void ClusterRuntime::refresh_gpu(std::uint32_t gpu_index) {
     gpu.sharing->compute_rates(gpu.residents);
   }
   for (const Resident& resident : gpu.residents) refresh_job(resident.task, &resident);
-  update_gpu_usage(gpu_index);
-}
-
-void ClusterRuntime::advance_progress(JobRecord& rec, SimTime time) {
-  SHARESIM_ASSERT(time >= rec.last_update, "a job's progress was brought to a time before its last update");
-  SHARESIM_ASSERT(rec.rate >= 0, "a job progresses at a negative rate");
-  rec.remaining_work = std::max(0.0, rec.remaining_work - rec.rate * static_cast<double>(time - rec.last_update));
-  rec.last_update = time;
+  update_gpu_state(gpu_index);
 }
 
 void ClusterRuntime::refresh_job(std::uint32_t job, const Resident* resident_on_changed_gpu) {
   JobRecord& rec = jobs_[job];
-  const SimTime now = sim_.now();
-  advance_progress(rec, now);
   double rate = INFINITY;
   if (rec.gpu_devices == 1 && resident_on_changed_gpu != nullptr) {
     rate = resident_on_changed_gpu->rate;  // its only GPU: no need to look the others up
@@ -293,78 +269,36 @@ void ClusterRuntime::refresh_job(std::uint32_t job, const Resident* resident_on_
   if (!std::isfinite(rate)) rate = 1.0;  // holds no GPU (CPU-only job): standalone speed
   if (rec.idle) rate = 0;                // an idle phase makes no progress, whatever a policy says
   SHARESIM_ASSERT(rec.state == JobState::Running, "a rate was set for a job that is not running");
-  SHARESIM_ASSERT(rate >= 0, "a sharing policy gave a resident a negative or undefined rate");
-  SHARESIM_ASSERT(rec.remaining_work >= 0, "a job's remaining work is negative");
-  if (rate == rec.rate && rec.completion.valid()) return;
-  sim_.cancel(rec.completion);
-  rec.rate = rate;
-  rec.completion = EventId{};
-  if (rate > 0) {
-    // A completion beyond the end of representable time is placed at its end.
-    const double delay = std::ceil(rec.remaining_work / rate);
-    const SimTime room = kTimeNever - now;
-    const SimTime at = delay >= static_cast<double>(room) ? kTimeNever : now + static_cast<SimTime>(delay);
-    rec.completion = sim_.schedule_at(at, completion_handler_, job);
-  }
+  fluid_.set_rate(job, rec, rate);
 }
 
-void ClusterRuntime::accumulate_usage(GpuUsage& usage, SimTime now) const {
-  const auto elapsed = static_cast<double>(now - usage.last_change);
-  usage.context_switches += usage.switch_rate * elapsed;
-  usage.sm_busy_ns += usage.sm_load * elapsed;
-  usage.memory_mib_ns += static_cast<double>(usage.memory_mib) * elapsed;
-  const auto inside = static_cast<double>(window_.overlap(usage.last_change, now));
-  usage.in_window.context_switches += usage.switch_rate * inside;
-  usage.in_window.sm_busy_ns += usage.sm_load * inside;
-  usage.in_window.memory_mib_ns += static_cast<double>(usage.memory_mib) * inside;
-  usage.last_change = now;
-}
-
-void ClusterRuntime::update_gpu_usage(std::uint32_t gpu_index) {
+void ClusterRuntime::update_gpu_state(std::uint32_t gpu_index) {
   const Gpu& gpu = cluster_.gpu(gpu_index);
-  GpuUsage& usage = gpu_usage_[gpu_index];
-  const SimTime now = sim_.now();
-  accumulate_usage(usage, now);
-  // Slice-level GPUs count their switches one by one (on_slice_end); fluid ones at the
-  // policy's rate, also in a cluster where other pools run slice-level.
-  usage.switch_rate = slice_level_.runs(gpu_index) ? 0.0 : gpu.sharing->context_switches_per_ns(gpu.residents);
-  usage.sm_load = 0;
-  counters_.memory_used_mib -= usage.memory_mib;
-  usage.memory_mib = 0;
-  for (const Resident& r : gpu.residents) {
-    // SMs busy: its share of them while it has GPU work, for the share u of its progress
-    // that is GPU work (duty cycle).
-    usage.sm_load += r.rate * r.demand.sm * r.demand.duty;
-    usage.memory_mib += r.demand.mem_mib;
-  }
-  counters_.memory_used_mib += usage.memory_mib;
+  GpuState& state = gpu_state_[gpu_index];
+  counters_.memory_used_mib -= state.memory_mib;
+  state.memory_mib = 0;
+  for (const Resident& r : gpu.residents) state.memory_mib += r.demand.mem_mib;
+  counters_.memory_used_mib += state.memory_mib;
   SHARESIM_ASSERT(counters_.memory_used_mib >= 0, "the cluster's device memory in use went negative");
-  usage.sm_load = std::min(usage.sm_load, 1.0);
-  usage.peak_memory_mib = std::max(usage.peak_memory_mib, usage.memory_mib);
   const bool allocated = !gpu.residents.empty();
   const bool busy =
       std::any_of(gpu.residents.begin(), gpu.residents.end(), [](const Resident& r) { return r.rate > 0; });
-  if (allocated && usage.allocated_since < 0) {
-    usage.allocated_since = now;
+  if (allocated && !state.allocated) {
     ++counters_.allocated_gpus;
     counters_.peak_allocated_gpus = std::max(counters_.peak_allocated_gpus, counters_.allocated_gpus);
-  } else if (!allocated && usage.allocated_since >= 0) {
+  } else if (!allocated && state.allocated) {
     SHARESIM_ASSERT(counters_.allocated_gpus > 0, "more GPUs released than allocated");
-    usage.allocated_ns += now - usage.allocated_since;
-    usage.in_window.allocated_ns += window_.overlap(usage.allocated_since, now);
-    usage.allocated_since = -1;
     --counters_.allocated_gpus;
   }
-  if (busy && usage.busy_since < 0) {
-    usage.busy_since = now;
+  if (busy && !state.busy) {
     ++counters_.busy_gpus;
-  } else if (!busy && usage.busy_since >= 0) {
+  } else if (!busy && state.busy) {
     SHARESIM_ASSERT(counters_.busy_gpus > 0, "more GPUs went idle than were busy");
-    usage.busy_ns += now - usage.busy_since;
-    usage.in_window.busy_ns += window_.overlap(usage.busy_since, now);
-    usage.busy_since = -1;
     --counters_.busy_gpus;
   }
+  state.allocated = allocated;
+  state.busy = busy;
+  if (gpu_usage_listener_ != nullptr) gpu_usage_listener_->gpu_changed(gpu_index, sim_.now(), state);
 }
 
 void ClusterRuntime::on_completion(std::uint32_t job) {
@@ -421,13 +355,11 @@ void ClusterRuntime::apply_step(std::uint32_t job, const BehaviourStep& step) {
     timer = EventId{};
     if (step.timer != kTimeNever) timer = sim_.schedule_at(std::max(step.timer, now), timer_handler_, job);
   }
-  advance_progress(rec, now);
+  FluidProgress::advance(rec, now);
   const bool new_work = step.work >= 0;
   if (new_work) {
     rec.remaining_work = step.work;
-    // Forces refresh_job to place the completion of the new work even at an unchanged rate.
-    sim_.cancel(rec.completion);
-    rec.completion = EventId{};
+    fluid_.drop_completion(rec);  // refresh_job places the new work's completion even at an unchanged rate
   }
   if (step.demand) {
     const PhaseDemand& demand = *step.demand;
@@ -463,8 +395,7 @@ void ClusterRuntime::on_requeue(std::uint32_t job) {
 void ClusterRuntime::complete(std::uint32_t job) {
   JobRecord& rec = jobs_[job];
   SHARESIM_ASSERT(rec.state == JobState::Running && counters_.running > 0, "completing a job that is not running");
-  if (rec.completion.valid()) sim_.cancel(rec.completion);  // when a behaviour's step ended the job
-  rec.completion = EventId{};
+  fluid_.drop_completion(rec);  // set when a behaviour's step ended the job
   if (rec.behaviour >= 0) {
     EventId& timer = behaviours_[static_cast<std::size_t>(rec.behaviour)].timer;
     sim_.cancel(timer);
@@ -504,8 +435,7 @@ void ClusterRuntime::vacate(std::uint32_t job) {
 void ClusterRuntime::kill(std::uint32_t job, const std::string& reason, KillCause cause, bool by_other) {
   JobRecord& rec = jobs_[job];
   SHARESIM_ASSERT(rec.state == JobState::Running && counters_.running > 0, "killing a job that is not running");
-  sim_.cancel(rec.completion);
-  rec.completion = EventId{};
+  fluid_.drop_completion(rec);
   sim_.cancel(rec.fault);
   rec.fault = EventId{};
   if (rec.behaviour >= 0) {
@@ -530,7 +460,7 @@ void ClusterRuntime::kill(std::uint32_t job, const std::string& reason, KillCaus
     // restartPolicy OnFailure with backoffLimit (restart_backoff.h): back to pending after the
     // backoff, keeping the work saved by its last checkpoint.
     if (rec.behaviour < 0 && restart.checkpoint_interval > 0) {
-      advance_progress(rec, sim_.now());
+      FluidProgress::advance(rec, sim_.now());
       checkpointed_work_[job] = checkpointed_work(restart, static_cast<double>(rec.spec.work) - rec.remaining_work);
     }
     ++rec.restarts;
@@ -567,32 +497,14 @@ void ClusterRuntime::schedule_pending() {
 
 void ClusterRuntime::on_repartitioned(std::uint32_t gpu, std::uint32_t trigger, SimTime drain_start,
                                       SimTime reconfigure_start, const std::string& detail) {
-  GpuUsage& usage = gpu_usage_[gpu];
-  ++usage.reconfigurations;
-  usage.draining_ns += reconfigure_start - drain_start;
-  usage.reconfiguring_ns += sim_.now() - reconfigure_start;
-  usage.in_window.draining_ns += window_.overlap(drain_start, reconfigure_start);
-  usage.in_window.reconfiguring_ns += window_.overlap(reconfigure_start, sim_.now());
+  if (gpu_usage_listener_ != nullptr) gpu_usage_listener_->repartitioned(gpu, drain_start, reconfigure_start, sim_.now());
   log("repartitioned", trigger, detail);
   schedule_pending();
 }
 
 void ClusterRuntime::finish(SimTime end) {
-  for (std::size_t g = 0; g < gpu_usage_.size(); ++g) {
-    GpuUsage& usage = gpu_usage_[g];
-    if (usage.allocated_since >= 0) {
-      usage.allocated_ns += end - usage.allocated_since;
-      usage.in_window.allocated_ns += window_.overlap(usage.allocated_since, end);
-    }
-    if (usage.busy_since >= 0) {
-      usage.busy_ns += end - usage.busy_since;
-      usage.in_window.busy_ns += window_.overlap(usage.busy_since, end);
-    }
-    usage.allocated_since = usage.busy_since = -1;
-    accumulate_usage(usage, end);
-  }
   for (JobRecord& rec : jobs_) {
-    if (rec.state == JobState::Running) advance_progress(rec, end);
+    if (rec.state == JobState::Running) FluidProgress::advance(rec, end);
   }
 }
 

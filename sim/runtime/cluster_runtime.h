@@ -1,12 +1,14 @@
 #pragma once
 // Executes jobs on the cluster: arrivals from the job sources, placement through the
-// scheduler, fluid progress of running jobs (DESIGN.md "Fluid progress, lazily updated"),
-// completions, and the usage integrals the metrics are computed from.
+// scheduler (which owns the scheduling loop), rates, completions, kills and restarts. It keeps
+// the state it runs by (RuntimeCounters, GpuState); the collectors of sim/metrics observe it
+// through listeners (GpuUsageListener, JobEventListener) and a read-only view. The concepts it
+// composes each have their own file: FluidProgress (a job's remaining work and completion
+// event), SliceLevelExecution, GpuRepartitioner, restart back-off (restart_backoff.h).
 //
-// A running job has remaining work (ns of standalone work) and a rate. When anything changes
-// on one GPU, only that GPU's policy recomputes its residents' rates; each affected job's
-// remaining work is brought up to date and its completion event moved. A multi-GPU job
-// progresses at the rate of its slowest GPU.
+// When anything changes on one GPU, only that GPU's policy recomputes its residents' rates (or
+// its slice-level execution runs them); each affected job gets its new rate through
+// FluidProgress. A multi-GPU job progresses at the rate of its slowest GPU.
 #include <climits>
 #include <cstdint>
 #include <map>
@@ -21,9 +23,12 @@
 #include "sim/cluster/cluster.h"
 #include "sim/core/random_stream.h"
 #include "sim/core/simulator.h"
+#include "sim/runtime/fluid_progress.h"
 #include "sim/runtime/gpu_repartitioner.h"
 #include "sim/runtime/job_behaviour.h"
+#include "sim/runtime/gpu_usage_listener.h"
 #include "sim/runtime/job_event_listener.h"
+#include "sim/runtime/job_record.h"
 #include "sim/runtime/job_origin.h"
 #include "sim/runtime/job_source.h"
 #include "sim/runtime/measurement_window.h"
@@ -33,34 +38,6 @@
 
 namespace sharesim {
 
-enum class JobState : std::uint8_t { Pending, Running, Completed, Failed };
-std::string_view job_state_name(JobState state);
-
-struct JobRecord {
-  JobSpec spec;
-  JobState state = JobState::Pending;
-  // The behaviour and restart fields sit in what was padding, so the record stays 128 bytes
-  // (a million jobs are held at once).
-  bool idle = false;            // its behaviour's current demand is idle (no progress)
-  bool backing_off = false;     // pending in its restart backoff, not yet back in the queue
-  std::int32_t behaviour = -1;  // index into the runtime's behaviour slots; -1 = steady work
-  SimTime start = -1;
-  SimTime end = -1;
-  double remaining_work = 0;  // ns of standalone work left as of last_update
-  double rate = 0;            // current progress rate, 1.0 = standalone speed
-  SimTime last_update = 0;
-  EventId completion;
-  std::uint32_t first_pod = 0;  // range in ClusterRuntime::pods()
-  std::uint32_t pod_count = 0;
-  std::uint32_t gpu_devices = 0;  // device allocations it holds (0 for CPU-only jobs)
-  std::int32_t failure = -1;      // index into failure_reasons() when Failed
-  std::int32_t note = -1;         // index into notes(): a policy's remark on its placement
-  EventId fault;                  // its pending fatal fault, when faults are injected
-  KillCause kill_cause = KillCause::None;
-  bool killed_by_other = false;  // died of another pod's OOM or fault (blast radius)
-  std::uint16_t restarts = 0;    // times it was requeued after a kill (restart: OnFailure; at most 65535)
-};
-
 // Requests (or notebook cells) of one origin's behaviour jobs.
 // Counted over the measurement window only: requests that arrive (or are dropped) inside it,
 // latencies of requests that arrived inside it.
@@ -69,41 +46,6 @@ struct RequestStats {
   std::vector<double> slowdown;     // latency / standalone work of the request, same order
   std::uint64_t arrived = 0;
   std::uint64_t dropped = 0;  // queued in a pod when it was killed
-};
-
-struct GpuUsage {
-  SimTime allocated_since = -1;  // -1 while no job holds the GPU
-  SimTime busy_since = -1;       // -1 while no resident makes progress
-  SimTime allocated_ns = 0;
-  SimTime busy_ns = 0;
-  std::uint64_t jobs_started = 0;
-  // Integrals since the start, brought up to date whenever the GPU's residents or rates change.
-  SimTime last_change = 0;
-  double switch_rate = 0;  // context switches per ns (fluid), as of last_change
-  double sm_load = 0;      // sum of rate x sm over residents, capped at 1 (SM-weighted utilization)
-  std::int64_t memory_mib = 0;
-  double context_switches = 0;
-  double sm_busy_ns = 0;     // integral of sm_load
-  double memory_mib_ns = 0;  // integral of memory_mib
-  std::int64_t peak_memory_mib = 0;
-  // Dynamic repartitioning (GpuSharing::repartitioning): layouts applied, time spent
-  // draining (taking no new pods while its pods finish) and reconfiguring (offering nothing).
-  std::uint32_t reconfigurations = 0;
-  SimTime draining_ns = 0;
-  SimTime reconfiguring_ns = 0;
-  // The integrals above clipped to the measurement window (the summary's figures; gpus.csv
-  // keeps the whole run). With the default window, [0, never), they equal the whole-run ones
-  // bit for bit: the same products are added in the same order.
-  struct Windowed {
-    SimTime allocated_ns = 0;
-    SimTime busy_ns = 0;
-    double sm_busy_ns = 0;
-    double memory_mib_ns = 0;
-    double context_switches = 0;
-    SimTime draining_ns = 0;
-    SimTime reconfiguring_ns = 0;
-  };
-  Windowed in_window;
 };
 
 struct RuntimeCounters {
@@ -131,11 +73,14 @@ class ClusterRuntime {
 
   // Schedules the first arrival of every source.
   void start();
-  // Closes the usage integrals at `end` (call once, after the simulator stopped).
+  // Brings the progress of running jobs up to `end` (call once, after the simulator stopped).
   void finish(SimTime end);
   // Tells `listener` of every job event from now on (sim/metrics/event_log.h); it must outlive
   // the run.
   void add_job_event_listener(JobEventListener& listener) { job_event_listeners_.push_back(&listener); }
+  // Tells `listener` of every change of every GPU from now on (sim/metrics/gpu_usage_meter.h; one
+  // at most, nullptr for none); it must outlive the run.
+  void set_gpu_usage_listener(GpuUsageListener* listener) { gpu_usage_listener_ = listener; }
   // Injects fatal faults: each job that starts draws an exponential running time to its fault
   // (mean `mtbf`) from the stream "faults" of `seed`. Call before start().
   void set_faults(SimTime mtbf, std::uint64_t seed);
@@ -151,7 +96,10 @@ class ClusterRuntime {
   const std::vector<JobRecord>& jobs() const { return jobs_; }
   const std::vector<PodPlacement>& pods() const { return pods_; }
   const std::vector<DeviceAllocation>& devices() const { return devices_; }
-  const std::vector<GpuUsage>& gpu_usage() const { return gpu_usage_; }
+  // The state of each GPU as of its last change, by GPU index.
+  const std::vector<GpuState>& gpu_states() const { return gpu_state_; }
+  // Whether the GPU runs slice-level (its context switches come one by one, not at a rate).
+  bool runs_slice_level(std::uint32_t gpu) const { return slice_level_.runs(gpu); }
   const std::vector<JobOrigin>& origins() const { return origins_; }
   const std::vector<std::string>& failure_reasons() const { return failure_reasons_; }
   const std::vector<std::string>& notes() const { return notes_; }
@@ -269,11 +217,8 @@ class ClusterRuntime {
   // Brings the job's progress up to now and moves its completion to its new rate: the lowest
   // over its GPUs, or, for a job on one GPU, that resident's rate when it is given.
   void refresh_job(std::uint32_t job, const Resident* resident_on_changed_gpu = nullptr);
-  // Brings remaining work up to `time` at the job's current rate.
-  static void advance_progress(JobRecord& rec, SimTime time);
-  void update_gpu_usage(std::uint32_t gpu);
-  // Adds the time since usage.last_change to the rate integrals (whole run and windowed).
-  void accumulate_usage(GpuUsage& usage, SimTime now) const;
+  // Brings the GPU's state and the counters up to date and tells the usage listener.
+  void update_gpu_state(std::uint32_t gpu);
   // Tells the job event listeners; callers that build the detail text check
   // has_job_event_listeners() first.
   void log(const char* event, std::uint32_t job, const std::string& detail);
@@ -292,7 +237,8 @@ class ClusterRuntime {
   std::vector<JobRecord> jobs_;
   std::vector<PodPlacement> pods_;
   std::vector<DeviceAllocation> devices_;
-  std::vector<GpuUsage> gpu_usage_;
+  std::vector<GpuState> gpu_state_;
+  GpuUsageListener* gpu_usage_listener_ = nullptr;
   std::vector<std::string> failure_reasons_;
   std::unordered_map<std::string, std::int32_t> failure_index_;
   std::vector<std::string> notes_;
@@ -320,6 +266,7 @@ class ClusterRuntime {
 
   ArrivalHandler arrival_handler_;
   CompletionHandler completion_handler_;
+  FluidProgress fluid_{sim_, completion_handler_};
   FaultHandler fault_handler_;
   TimerHandler timer_handler_;
   RequeueHandler requeue_handler_;

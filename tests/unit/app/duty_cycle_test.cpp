@@ -209,7 +209,7 @@ TEST(DutyCycle, UtilizationCountsOnlyTheBusyShare) {
   const auto run = run_text(
       shared_scenario(1, 1, R"({"policy": "exclusive"})",
                       jobs_workload({{"a", 0, 1000, R"({"gpus": 1, "demand": {"gpu_util_pct": 25, "sm": 1.0}})"}})));
-  EXPECT_NEAR(run->runtime().gpu_usage()[0].sm_busy_ns / 1000e9, 0.25, 1e-9);
+  EXPECT_NEAR(run->gpu_usage()[0].sm_busy_ns / 1000e9, 0.25, 1e-9);
 }
 
 // Slice mode runs the host and GPU phases as events (sim/runtime/slice_level.h); over many
@@ -257,7 +257,7 @@ TEST(DutyCycle, FluidGpusCountSwitchesBesideASliceLevelPool) {
       R"({"name": "t", "seed": 1, "cluster": {"node_pools": [)" + make_pool("fluid", "A100-80GB", "fluid") + "," +
       make_pool("sliced", "H100-80GB", "slice") + R"(]}, "workload": )" +
       jobs_workload({{"a1", 0, 600, a100}, {"a2", 0, 600, a100}, {"h1", 0, 600, h100}, {"h2", 0, 600, h100}}) + "}");
-  const auto& usage = run->runtime().gpu_usage();
+  const auto& usage = run->gpu_usage();
   ASSERT_EQ(usage.size(), 2u);
   EXPECT_GT(usage[0].context_switches, 1e5);  // fluid A100: about 600 s / (slice + gap)
   EXPECT_GT(usage[1].context_switches, 1e5);  // slice-level H100: counted one by one

@@ -69,7 +69,7 @@ TEST(MetricsWindow, ConfiguredWindowClipsTheIntegralsAndKeepsTheJobsArrivingInsi
   // Throughput: completions inside the window (a's, at 100 s) per hour of it.
   EXPECT_DOUBLE_EQ(m.throughput_jobs_per_hour, 1 / (100 / 3600.0));
   // gpus.csv keeps the whole run.
-  EXPECT_EQ(run->runtime().gpu_usage()[0].busy_ns + run->runtime().gpu_usage()[1].busy_ns, 200 * kSecond);
+  EXPECT_EQ(run->gpu_usage()[0].busy_ns + run->gpu_usage()[1].busy_ns, 200 * kSecond);
 }
 
 TEST(MetricsWindow, WarmupJobsOpenTheWindowAtTheNextArrival) {

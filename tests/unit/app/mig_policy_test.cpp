@@ -152,7 +152,7 @@ TEST(Mig, AnInstanceFaultKillsOnlyThatInstancesPod) {
   EXPECT_GT(run->metrics().killed_fault, 0u);
   EXPECT_EQ(run->metrics().killed_by_other, 0u);
   // Several pods shared the GPU while faults happened (7 instances).
-  EXPECT_GT(run->runtime().gpu_usage()[0].jobs_started, 7u);
+  EXPECT_GT(run->gpu_usage()[0].jobs_started, 7u);
 }
 
 TEST(Mig, TimeSlicedInstanceSharesItsTimeAndNotOtherInstances) {
@@ -170,7 +170,7 @@ TEST(Mig, TimeSlicedInstanceSharesItsTimeAndNotOtherInstances) {
   // Pods go to the least-loaded instance: a on 0, b on 1, c shares instance 0 with a.
   EXPECT_NEAR(run_time_s(job_named(run->runtime(), "b-0")), 10 / alone, 1e-6);
   EXPECT_NEAR(run_time_s(job_named(run->runtime(), "c-0")), 10 / (alone * efficiency / 2), 1e-5);
-  EXPECT_GT(run->runtime().gpu_usage()[0].context_switches, 0);
+  EXPECT_GT(run->gpu_usage()[0].context_switches, 0);
 }
 
 TEST(Mig, DynamicRepartitioningWaitsForTheDrainAndTakesTheReconfigurationTime) {
@@ -192,7 +192,7 @@ TEST(Mig, DynamicRepartitioningWaitsForTheDrainAndTakesTheReconfigurationTime) {
   EXPECT_EQ(large.start, small.end + reconfiguration);
   EXPECT_GE(late.start, small.end + reconfiguration);  // no new pod on a draining GPU
   EXPECT_EQ(late.state, JobState::Completed);          // the new layout keeps 1g.10gb instances
-  const GpuUsage& usage = runtime.gpu_usage()[0];
+  const GpuUsage& usage = run->gpu_usage()[0];
   EXPECT_EQ(usage.reconfigurations, 1u);
   EXPECT_EQ(usage.draining_ns, small.end - large.spec.arrival);
   EXPECT_EQ(usage.reconfiguring_ns, reconfiguration);

@@ -269,7 +269,7 @@ TEST(SharingPolicies, MemoryInUseNeverExceedsTheGpu) {
             "duration": {"dist": "exponential", "mean_s": 300}, "request": {"gpus": 1, "demand": {"sm": 0.9, "mem_mib": 30000}}}]})",
         "", "A100-80GB"));
     for (const Gpu& gpu : run->cluster().gpus()) {
-      EXPECT_LE(run->runtime().gpu_usage()[gpu.index].peak_memory_mib, gpu.model->memory_mib) << sharing;
+      EXPECT_LE(run->gpu_usage()[gpu.index].peak_memory_mib, gpu.model->memory_mib) << sharing;
     }
   }
 }

@@ -61,7 +61,7 @@ TEST(TimesliceValidation, WorkIsConservedWithoutSwitchCost) {
   double work = 0;
   for (const JobRecord& job : run->runtime().jobs()) work += static_cast<double>(job.spec.work);
   // sm 1.0: the SM-busy integral is the work done.
-  EXPECT_NEAR(run->runtime().gpu_usage()[0].sm_busy_ns / work, 1.0, 1e-9);
+  EXPECT_NEAR(run->gpu_usage()[0].sm_busy_ns / work, 1.0, 1e-9);
 }
 
 TEST(TimesliceValidation, FluidAndSliceModesAgreeOnThroughput) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/metrics/event_log.h"
+#include "sim/metrics/gpu_usage_meter.h"
 #include "sim/metrics/timeseries_sampler.h"
 #include "sim/runtime/cluster_runtime.h"
 #include "stub_sharing.h"
@@ -47,6 +48,7 @@ struct StubRun {
     std::vector<std::unique_ptr<JobSource>> sources;
     sources.push_back(std::make_unique<ListSource>(std::move(jobs)));
     runtime = std::make_unique<ClusterRuntime>(sim, cluster, scheduler, shapes, origins, std::move(sources));
+    meter = std::make_unique<GpuUsageMeter>(*runtime);
     runtime->start();
   }
   const JobRecord& job(std::size_t i) const { return runtime->jobs().at(i); }
@@ -65,6 +67,7 @@ struct StubRun {
   Cluster cluster;
   Scheduler scheduler;
   std::unique_ptr<ClusterRuntime> runtime;
+  std::unique_ptr<GpuUsageMeter> meter;
 };
 
 TEST(ClusterRuntime, SharedGpuAppliesThePolicysRatesAndMovesCompletions) {
@@ -82,15 +85,17 @@ TEST(ClusterRuntime, SharedGpuAppliesThePolicysRatesAndMovesCompletions) {
 
   run.sim.run();
   run.runtime->finish(run.runtime->last_job_event());
+  run.meter->finish(run.runtime->last_job_event());
   EXPECT_EQ(run.job(0).state, JobState::Completed);
   EXPECT_EQ(run.job(0).end, 15 * kSecond);
   EXPECT_EQ(run.job(1).state, JobState::Completed);
   EXPECT_EQ(run.job(1).end, 20 * kSecond);
   EXPECT_EQ(run.runtime->last_job_event(), 20 * kSecond);
-  const GpuUsage& usage = run.runtime->gpu_usage()[0];
+  const GpuUsage& usage = run.meter->usage()[0];
   EXPECT_EQ(usage.jobs_started, 2u);
   EXPECT_EQ(usage.allocated_ns, 20 * kSecond);
   EXPECT_EQ(usage.busy_ns, 20 * kSecond);
+  EXPECT_FALSE(run.runtime->gpu_states()[0].allocated);  // the runtime's own state agrees
   EXPECT_TRUE(run.cluster.gpu(0).residents.empty());
   EXPECT_EQ(run.cluster.gpu(0).free_units(0), 2);
   EXPECT_EQ(run.runtime->counters().completed, 2u);

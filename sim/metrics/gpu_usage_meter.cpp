@@ -1,0 +1,86 @@
+#include "sim/metrics/gpu_usage_meter.h"
+
+#include <algorithm>
+
+namespace sharesim {
+namespace {
+
+// A span (held, busy) that was open since `since` (-1: none) is open from `now` when `open`, and
+// closed at `now` otherwise: its time is added to the whole-run and the windowed totals.
+void track_span(bool open, SimTime now, const MeasurementWindow& window, SimTime& since, SimTime& total,
+                SimTime& in_window) {
+  if (open && since < 0) {
+    since = now;
+  } else if (!open && since >= 0) {
+    total += now - since;
+    in_window += window.overlap(since, now);
+    since = -1;
+  }
+}
+
+}  // namespace
+
+GpuUsageMeter::GpuUsageMeter(ClusterRuntime& runtime)
+    : runtime_(runtime), usage_(runtime.cluster().gpus().size()) {
+  runtime.set_gpu_usage_listener(this);
+}
+
+void GpuUsageMeter::accumulate(GpuUsage& usage, SimTime now) const {
+  const MeasurementWindow& window = runtime_.measurement_window();
+  const auto elapsed = static_cast<double>(now - usage.last_change);
+  usage.context_switches += usage.switch_rate * elapsed;
+  usage.sm_busy_ns += usage.sm_load * elapsed;
+  usage.memory_mib_ns += static_cast<double>(usage.memory_mib) * elapsed;
+  const auto inside = static_cast<double>(window.overlap(usage.last_change, now));
+  usage.in_window.context_switches += usage.switch_rate * inside;
+  usage.in_window.sm_busy_ns += usage.sm_load * inside;
+  usage.in_window.memory_mib_ns += static_cast<double>(usage.memory_mib) * inside;
+  usage.last_change = now;
+}
+
+void GpuUsageMeter::gpu_changed(std::uint32_t gpu_index, SimTime now, const GpuState& state) {
+  const Gpu& gpu = runtime_.cluster().gpu(gpu_index);
+  const MeasurementWindow& window = runtime_.measurement_window();
+  GpuUsage& usage = usage_[gpu_index];
+  accumulate(usage, now);
+  // Slice-level GPUs count their switches one by one (context_switched); fluid ones at the
+  // policy's rate, also in a cluster where other pools run slice-level.
+  usage.switch_rate = runtime_.runs_slice_level(gpu_index) ? 0.0 : gpu.sharing->context_switches_per_ns(gpu.residents);
+  usage.sm_load = 0;
+  for (const Resident& r : gpu.residents) {
+    // SMs busy: its share of them while it has GPU work, for the share u of its progress
+    // that is GPU work (duty cycle).
+    usage.sm_load += r.rate * r.demand.sm * r.demand.duty;
+  }
+  usage.sm_load = std::min(usage.sm_load, 1.0);
+  usage.memory_mib = state.memory_mib;
+  usage.peak_memory_mib = std::max(usage.peak_memory_mib, usage.memory_mib);
+  track_span(state.allocated, now, window, usage.allocated_since, usage.allocated_ns, usage.in_window.allocated_ns);
+  track_span(state.busy, now, window, usage.busy_since, usage.busy_ns, usage.in_window.busy_ns);
+}
+
+void GpuUsageMeter::context_switched(std::uint32_t gpu, SimTime now) {
+  usage_[gpu].context_switches += 1;
+  if (runtime_.measurement_window().contains(now)) usage_[gpu].in_window.context_switches += 1;
+}
+
+void GpuUsageMeter::repartitioned(std::uint32_t gpu, SimTime drain_start, SimTime reconfigure_start, SimTime now) {
+  const MeasurementWindow& window = runtime_.measurement_window();
+  GpuUsage& usage = usage_[gpu];
+  ++usage.reconfigurations;
+  usage.draining_ns += reconfigure_start - drain_start;
+  usage.reconfiguring_ns += now - reconfigure_start;
+  usage.in_window.draining_ns += window.overlap(drain_start, reconfigure_start);
+  usage.in_window.reconfiguring_ns += window.overlap(reconfigure_start, now);
+}
+
+void GpuUsageMeter::finish(SimTime end) {
+  const MeasurementWindow& window = runtime_.measurement_window();
+  for (GpuUsage& usage : usage_) {
+    track_span(false, end, window, usage.allocated_since, usage.allocated_ns, usage.in_window.allocated_ns);
+    track_span(false, end, window, usage.busy_since, usage.busy_ns, usage.in_window.busy_ns);
+    accumulate(usage, end);
+  }
+}
+
+}  // namespace sharesim

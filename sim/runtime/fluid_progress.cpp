@@ -1,0 +1,34 @@
+#include "sim/runtime/fluid_progress.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/core/assert.h"
+
+namespace sharesim {
+
+void FluidProgress::advance(JobRecord& rec, SimTime time) {
+  SHARESIM_ASSERT(time >= rec.last_update, "a job's progress was brought to a time before its last update");
+  SHARESIM_ASSERT(rec.rate >= 0, "a job progresses at a negative rate");
+  rec.remaining_work = std::max(0.0, rec.remaining_work - rec.rate * static_cast<double>(time - rec.last_update));
+  rec.last_update = time;
+}
+
+void FluidProgress::set_rate(std::uint32_t job, JobRecord& rec, double rate) {
+  const SimTime now = sim_.now();
+  advance(rec, now);
+  SHARESIM_ASSERT(rate >= 0, "a sharing policy gave a resident a negative or undefined rate");
+  SHARESIM_ASSERT(rec.remaining_work >= 0, "a job's remaining work is negative");
+  if (rate == rec.rate && rec.completion.valid()) return;
+  drop_completion(rec);
+  rec.rate = rate;
+  if (rate > 0) {
+    // A completion beyond the end of representable time is placed at its end.
+    const double delay = std::ceil(rec.remaining_work / rate);
+    const SimTime room = kTimeNever - now;
+    const SimTime at = delay >= static_cast<double>(room) ? kTimeNever : now + static_cast<SimTime>(delay);
+    rec.completion = sim_.schedule_at(at, completion_, job);
+  }
+}
+
+}  // namespace sharesim
