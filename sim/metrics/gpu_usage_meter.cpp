@@ -25,8 +25,7 @@ GpuUsageMeter::GpuUsageMeter(ClusterRuntime& runtime)
   runtime.set_gpu_usage_listener(this);
 }
 
-void GpuUsageMeter::accumulate(GpuUsage& usage, SimTime now) const {
-  const MeasurementWindow& window = runtime_.measurement_window();
+void GpuUsageMeter::accumulate(GpuUsage& usage, SimTime now, const MeasurementWindow& window) {
   const auto elapsed = static_cast<double>(now - usage.last_change);
   usage.context_switches += usage.switch_rate * elapsed;
   usage.sm_busy_ns += usage.sm_load * elapsed;
@@ -38,14 +37,12 @@ void GpuUsageMeter::accumulate(GpuUsage& usage, SimTime now) const {
   usage.last_change = now;
 }
 
-void GpuUsageMeter::gpu_changed(std::uint32_t gpu_index, SimTime now, const GpuState& state) {
-  const Gpu& gpu = runtime_.cluster().gpu(gpu_index);
-  const MeasurementWindow& window = runtime_.measurement_window();
-  GpuUsage& usage = usage_[gpu_index];
-  accumulate(usage, now);
+void GpuUsageMeter::gpu_changed(const Gpu& gpu, SimTime now, const GpuState& state, const MeasurementWindow& window) {
+  GpuUsage& usage = usage_[gpu.index];
+  accumulate(usage, now, window);
   // Slice-level GPUs count their switches one by one (context_switched); fluid ones at the
   // policy's rate, also in a cluster where other pools run slice-level.
-  usage.switch_rate = runtime_.runs_slice_level(gpu_index) ? 0.0 : gpu.sharing->context_switches_per_ns(gpu.residents);
+  usage.switch_rate = state.slice_level ? 0.0 : gpu.sharing->context_switches_per_ns(gpu.residents);
   usage.sm_load = 0;
   for (const Resident& r : gpu.residents) {
     // SMs busy: its share of them while it has GPU work, for the share u of its progress
@@ -79,7 +76,7 @@ void GpuUsageMeter::finish(SimTime end) {
   for (GpuUsage& usage : usage_) {
     track_span(false, end, window, usage.allocated_since, usage.allocated_ns, usage.in_window.allocated_ns);
     track_span(false, end, window, usage.busy_since, usage.busy_ns, usage.in_window.busy_ns);
-    accumulate(usage, end);
+    accumulate(usage, end, window);
   }
 }
 

@@ -60,14 +60,14 @@ class GpuUsageMeter final : public GpuUsageListener {
   // By GPU index.
   const std::vector<GpuUsage>& usage() const { return usage_; }
 
-  void gpu_changed(std::uint32_t gpu, SimTime now, const GpuState& state) override;
+  void gpu_changed(const Gpu& gpu, SimTime now, const GpuState& state, const MeasurementWindow& window) override;
   void job_started_on(std::uint32_t gpu) override { ++usage_[gpu].jobs_started; }
   void context_switched(std::uint32_t gpu, SimTime now) override;
   void repartitioned(std::uint32_t gpu, SimTime drain_start, SimTime reconfigure_start, SimTime now) override;
 
  private:
   // Adds the time since usage.last_change to the rate integrals (whole run and windowed).
-  void accumulate(GpuUsage& usage, SimTime now) const;
+  static void accumulate(GpuUsage& usage, SimTime now, const MeasurementWindow& window);
 
   const ClusterRuntime& runtime_;
   std::vector<GpuUsage> usage_;

@@ -22,8 +22,7 @@ ClusterRuntime::ClusterRuntime(Simulator& sim, Cluster& cluster, Scheduler& sche
       source_has_next_(sources_.size(), false),
       gpu_state_(cluster.gpus().size()),
       slice_level_(sim, cluster,
-                   {.before = [this](std::uint32_t gpu) { update_gpu_state(gpu); },
-                    .after =
+                   {.after =
                         [this](std::uint32_t gpu) {
                           for (const Resident& resident : cluster_.gpu(gpu).residents) {
                             refresh_job(resident.task, &resident);
@@ -41,6 +40,7 @@ ClusterRuntime::ClusterRuntime(Simulator& sim, Cluster& cluster, Scheduler& sche
   timer_handler_.runtime = this;
   requeue_handler_.runtime = this;
   repartition_events_.runtime = this;
+  for (std::uint32_t g = 0; g < gpu_state_.size(); ++g) gpu_state_[g].slice_level = slice_level_.runs(g);
   preemption_ = scheduler.preemption_enabled();
   if (preemption_) jobs_on_node_.resize(cluster.nodes().size());
 }
@@ -277,12 +277,14 @@ void ClusterRuntime::update_gpu_state(std::uint32_t gpu_index) {
   GpuState& state = gpu_state_[gpu_index];
   counters_.memory_used_mib -= state.memory_mib;
   state.memory_mib = 0;
-  for (const Resident& r : gpu.residents) state.memory_mib += r.demand.mem_mib;
+  bool busy = false;
+  for (const Resident& r : gpu.residents) {
+    state.memory_mib += r.demand.mem_mib;
+    busy = busy || r.rate > 0;
+  }
   counters_.memory_used_mib += state.memory_mib;
   SHARESIM_ASSERT(counters_.memory_used_mib >= 0, "the cluster's device memory in use went negative");
   const bool allocated = !gpu.residents.empty();
-  const bool busy =
-      std::any_of(gpu.residents.begin(), gpu.residents.end(), [](const Resident& r) { return r.rate > 0; });
   if (allocated && !state.allocated) {
     ++counters_.allocated_gpus;
     counters_.peak_allocated_gpus = std::max(counters_.peak_allocated_gpus, counters_.allocated_gpus);
@@ -298,7 +300,7 @@ void ClusterRuntime::update_gpu_state(std::uint32_t gpu_index) {
   }
   state.allocated = allocated;
   state.busy = busy;
-  if (gpu_usage_listener_ != nullptr) gpu_usage_listener_->gpu_changed(gpu_index, sim_.now(), state);
+  if (gpu_usage_listener_ != nullptr) gpu_usage_listener_->gpu_changed(gpu, sim_.now(), state, window_);
 }
 
 void ClusterRuntime::on_completion(std::uint32_t job) {

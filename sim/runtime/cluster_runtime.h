@@ -98,8 +98,6 @@ class ClusterRuntime {
   const std::vector<DeviceAllocation>& devices() const { return devices_; }
   // The state of each GPU as of its last change, by GPU index.
   const std::vector<GpuState>& gpu_states() const { return gpu_state_; }
-  // Whether the GPU runs slice-level (its context switches come one by one, not at a rate).
-  bool runs_slice_level(std::uint32_t gpu) const { return slice_level_.runs(gpu); }
   const std::vector<JobOrigin>& origins() const { return origins_; }
   const std::vector<std::string>& failure_reasons() const { return failure_reasons_; }
   const std::vector<std::string>& notes() const { return notes_; }

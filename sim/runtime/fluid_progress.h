@@ -26,7 +26,7 @@ class FluidProgress {
   // Cancels the job's completion event: it ended or was killed, or it was given new work (the
   // next set_rate then places one even at an unchanged rate).
   void drop_completion(JobRecord& rec) {
-    sim_.cancel(rec.completion);
+    if (rec.completion.valid()) sim_.cancel(rec.completion);
     rec.completion = EventId{};
   }
 

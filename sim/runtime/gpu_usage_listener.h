@@ -5,7 +5,9 @@
 // SM-weighted utilization, memory, context switches, repartitioning time) are the meter's.
 #include <cstdint>
 
+#include "sim/cluster/cluster.h"
 #include "sim/core/sim_time.h"
+#include "sim/runtime/measurement_window.h"
 
 namespace sharesim {
 
@@ -14,13 +16,16 @@ struct GpuState {
   std::int64_t memory_mib = 0;  // device memory its residents hold
   bool allocated = false;       // some job holds it
   bool busy = false;            // some resident makes progress
+  // Its policy runs slice-level: context switches come one by one (context_switched), not at
+  // the policy's rate. Fixed for the run.
+  bool slice_level = false;
 };
 
 class GpuUsageListener {
  public:
-  // The GPU's residents, or their rates, changed at `now`; `state` is its state from now on (the
-  // residents and their rates are the cluster's GPU's).
-  virtual void gpu_changed(std::uint32_t gpu, SimTime now, const GpuState& state) = 0;
+  // The GPU's residents, or their rates, changed at `now`; `state` is its state from now on.
+  // `window` is the measurement window in force (its start moves once warm-up jobs arrived).
+  virtual void gpu_changed(const Gpu& gpu, SimTime now, const GpuState& state, const MeasurementWindow& window) = 0;
   // A job's pod started on the GPU (one call per device it holds there).
   virtual void job_started_on(std::uint32_t gpu) = 0;
   // One context switch at `now` on a GPU that runs slice-level (fluid GPUs switch at the

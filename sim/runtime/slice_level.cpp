@@ -204,7 +204,6 @@ void SliceLevelExecution::refresh(std::uint32_t gpu) {
 void SliceLevelExecution::on_timer(std::uint32_t gpu) {
   GpuState& state = gpus_[gpu];
   const std::vector<Resident>& residents = cluster_.gpu(gpu).residents;
-  callbacks_.before(gpu);  // close the integrals at the old rates
   account_holder(gpu);
   state.timer = EventId{};
   if (state.mode == Mode::Gap) {
@@ -241,7 +240,6 @@ void SliceLevelExecution::on_timer(std::uint32_t gpu) {
 void SliceLevelExecution::on_host_end(std::uint32_t c) {
   DutyContext& context = contexts_[c];
   const std::uint32_t gpu = context.gpu;
-  callbacks_.before(gpu);
   account_holder(gpu);
   context.host_end = EventId{};
   context.queued = true;

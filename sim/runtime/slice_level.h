@@ -25,11 +25,11 @@ namespace sharesim {
 
 class SliceLevelExecution {
  public:
-  // The runtime's side: called around every rate change this class makes on its own (slice
-  // ends, host phases ending): `before` closes the usage integrals at the old rates, `after`
-  // passes the new rates on to the jobs; `switched` counts one context switch on the GPU.
+  // The runtime's side: `after` is called after every rate change this class makes on its own
+  // (slice ends, host phases ending) and passes the new rates on to the jobs and the usage
+  // integrals (which close the old rates' span lazily, at that update); `switched` counts one
+  // context switch on the GPU.
   struct Callbacks {
-    std::function<void(std::uint32_t gpu)> before;
     std::function<void(std::uint32_t gpu)> after;
     std::function<void(std::uint32_t gpu)> switched;
   };
