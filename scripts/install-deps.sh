@@ -12,6 +12,7 @@ packages=(
   gnuplot-nox  # sharesim place-sweep draws its plots with it (docs/placement.md)
   libbenchmark-tools python3-scipy  # make bench: compare.py and its U test (docs/ci.md)
   python3-simpy3  # tests/bench/speed_targets.sh: the SimPy 3 M/M/8 model it compares with
+  valgrind  # scripts/bench_instructions.sh: instruction counts of two benchmark builds (docs/ci.md)
   clang libclang-rt-14-dev  # make fuzz: libFuzzer harnesses (docs/reliability.md)
   slurm-wlm munge  # tests/integration/slurm_sweep_test.sh: a sweep as a Slurm array job (docs/sweeps.md)
   chromium  # the report test renders the HTML report headless (tests/report/)
