@@ -102,7 +102,7 @@ void write_jobs_csv(std::ostream& stream, const ClusterRuntime& runtime) {
       reason = runtime.failure_reasons()[static_cast<std::size_t>(job.failure)];
     }
     CsvRow(out)
-        .text(runtime.job_name(job))
+        .name_and_number(origin.name, job.spec.sequence)  // runtime.job_name(job), without a string per job
         .text(origin.name)
         .text(origin.kind)
         .text(job_state_name(job.state))
