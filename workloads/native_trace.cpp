@@ -87,9 +87,8 @@ std::string native_trace_header() {
   return header;
 }
 
-CsvRow native_trace_row(std::string& text, const JobSpec& job, const PodShape& shape, const JobOrigin& origin) {
-  CsvRow row(text);
-  row.text(origin.name)
+CsvRow& native_trace_fields(CsvRow& row, const JobSpec& job, const PodShape& shape, const JobOrigin& origin) {
+  return row.text(origin.name)
       .integer(job.sequence)
       .text(origin.kind)
       .seconds(job.arrival)
@@ -100,7 +99,6 @@ CsvRow native_trace_row(std::string& text, const JobSpec& job, const PodShape& s
       .integer(shape.memory_mib)
       .text(shape.gpu_model_id)
       .integer(job.priority);
-  return row;
 }
 
 std::size_t write_native_trace(std::ostream& out, std::vector<std::unique_ptr<JobSource>>& sources,
@@ -114,7 +112,8 @@ std::size_t write_native_trace(std::ostream& out, std::vector<std::unique_ptr<Jo
     const std::size_t best = earliest_source(heads, live);
     if (best == sources.size()) break;
     const JobSpec& job = heads[best];
-    native_trace_row(text, job, shapes.shapes[job.shape], origins[job.origin]).end();
+    CsvRow row(text);
+    native_trace_fields(row, job, shapes.shapes[job.shape], origins[job.origin]).end();
     ++written;
     if (text.size() > (1u << 20)) {
       out << text;

@@ -36,9 +36,9 @@ class NativeTraceReader final : public JobSource {
 
 // The header line's fields, comma-joined, without the line end.
 std::string native_trace_header();
-// One job's native-trace fields appended to `text`, as a row not yet ended: a writer may add
-// columns of its own (trace convert adds gpu_milli) before calling end().
-CsvRow native_trace_row(std::string& text, const JobSpec& job, const PodShape& shape, const JobOrigin& origin);
+// One job's native-trace fields added to `row`, not yet ended: a writer may add columns of its
+// own (trace convert adds gpu_milli) before calling end().
+CsvRow& native_trace_fields(CsvRow& row, const JobSpec& job, const PodShape& shape, const JobOrigin& origin);
 
 // Drains `sources` (merged by arrival; ties by source order) into native-trace rows.
 // Returns the number of jobs written.

@@ -127,7 +127,8 @@ std::size_t write_converted_trace(std::ostream& out, TraceFile& trace) {
     const PodShape& shape = trace.shapes().shapes[job.shape];
     const TraceRecord* record = trace.last_record();
     const std::int64_t milli = record != nullptr ? record->gpu_milli : (shape.gpu_units > 0 ? 1000 : 0);
-    native_trace_row(text, job, shape, trace.origins()[job.origin]).integer(shape.gpu_units > 0 ? milli : 0).end();
+    CsvRow row(text);
+    native_trace_fields(row, job, shape, trace.origins()[job.origin]).integer(shape.gpu_units > 0 ? milli : 0).end();
     ++written;
     if (text.size() > (1u << 20)) {
       out << text;

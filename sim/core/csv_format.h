@@ -10,10 +10,9 @@
 
 namespace sharesim {
 
-// Each formatter writes at most kMaxNumberChars characters at `p` and returns the end. A CSV
-// field is formatted into a local buffer and appended once: string::append(first, last) goes
-// through replace(), and one append per digit group showed as 10% of a million-job run's
-// jobs.csv time under perf.
+// Each formatter below writes at most kMaxNumberChars characters at `p` and returns the end, so
+// that a number is formatted in place and appended once (string::append(first, last), which the
+// append_* helpers used to call, goes through replace()).
 inline constexpr std::size_t kMaxNumberChars = 32;
 
 // Exact decimal seconds of an integer-nanosecond time, trailing zeros trimmed: "12.5", "3".
@@ -83,23 +82,26 @@ inline void append_csv_field(std::string& out, std::string_view field) {
 }
 
 // One CSV row appended to `out`: each field call puts a comma before every field but the
-// first, and end() closes the row. Text fields are quoted only when they need it.
+// first, and end() closes the row. Text fields are quoted only when they need it. Fields are
+// gathered in a buffer on the stack and appended to `out` by the row's end (or by the
+// destructor, for a row left open), or earlier when a field does not fit: a call into
+// libstdc++ per field was a fifth of a million-row jobs.csv's time under perf.
 class CsvRow {
  public:
   explicit CsvRow(std::string& out) : out_(out) {}
+  CsvRow(const CsvRow&) = delete;
+  CsvRow& operator=(const CsvRow&) = delete;
+  ~CsvRow() { flush(); }
+
   CsvRow& text(std::string_view field) {
-    // A short field that needs no quotes goes out with its separator in one append (each
-    // append and push_back is a call into libstdc++).
-    char buf[kShortField + 1];
     if (field.size() <= kShortField && !needs_csv_quotes(field)) {
-      char* p = buf;
-      if (started_) *p++ = ',';
-      started_ = true;
+      char* p = separated(field.size());
       for (const char c : field) *p++ = c;
-      out_.append(buf, static_cast<std::size_t>(p - buf));
+      end_ = p;
       return *this;
     }
-    separate();
+    end_ = separated(0);
+    flush();
     append_csv_field(out_, field);
     return *this;
   }
@@ -107,57 +109,72 @@ class CsvRow {
   // string per row: the number's digits never need quotes, so the field needs them only when
   // `name` does.
   CsvRow& name_and_number(std::string_view name, std::uint64_t number) {
-    separate();
     if (needs_csv_quotes(name)) {
       std::string field(name);
       field += '-';
       append_integer(field, number);
-      append_csv_field(out_, field);
-      return *this;
+      return text(field);
     }
-    out_ += name;
-    out_ += '-';
-    append_integer(out_, number);
+    text(name);
+    char* p = room(kMaxNumberChars + 1);
+    *p++ = '-';
+    end_ = format_integer(p, number);
     return *this;
   }
   template <typename Integer>
   CsvRow& integer(Integer value) {
-    return formatted([value](char* p) { return format_integer(p, value); });
+    end_ = format_integer(separated(kMaxNumberChars), value);
+    return *this;
   }
   CsvRow& seconds(SimTime t) {
-    return formatted([t](char* p) { return format_seconds(p, t); });
+    end_ = format_seconds(separated(kMaxNumberChars), t);
+    return *this;
   }
   // Seconds when `known`, an empty field otherwise (a job that has not started yet...).
   CsvRow& seconds_if(bool known, SimTime t) {
-    return formatted([known, t](char* p) { return known ? format_seconds(p, t) : p; });
+    char* p = separated(kMaxNumberChars);
+    end_ = known ? format_seconds(p, t) : p;
+    return *this;
   }
   CsvRow& number(double value) {
-    return formatted([value](char* p) { return format_double(p, value); });
+    end_ = format_double(separated(kMaxNumberChars), value);
+    return *this;
   }
   // A number when `known`, an empty field otherwise.
   CsvRow& number_if(bool known, double value) {
-    return formatted([known, value](char* p) { return known ? format_double(p, value) : p; });
-  }
-  void end() { out_ += '\n'; }
-
- private:
-  void separate() {
-    if (started_) out_ += ',';
-    started_ = true;
-  }
-  // The separator and a number, formatted by `format` (one of the format_* above), in one append.
-  template <typename Format>
-  CsvRow& formatted(const Format& format) {
-    char buf[kMaxNumberChars + 1];
-    char* p = buf;
-    if (started_) *p++ = ',';
-    started_ = true;
-    out_.append(buf, static_cast<std::size_t>(format(p) - buf));
+    char* p = separated(kMaxNumberChars);
+    end_ = known ? format_double(p, value) : p;
     return *this;
   }
+  void end() {
+    *room(1) = '\n';
+    ++end_;
+    flush();
+  }
+
+ private:
   static constexpr std::size_t kShortField = 63;
+  // Where the next `size` characters go, flushing the buffer first when they would not fit.
+  char* room(std::size_t size) {
+    if (static_cast<std::size_t>(buffer_ + sizeof buffer_ - end_) < size) flush();
+    return end_;
+  }
+  // Room for a separator and a field of up to `size` characters; returns where the field goes.
+  char* separated(std::size_t size) {
+    char* p = room(size + 1);
+    if (started_) *p++ = ',';
+    started_ = true;
+    return p;
+  }
+  void flush() {
+    if (end_ == buffer_) return;
+    out_.append(buffer_, static_cast<std::size_t>(end_ - buffer_));
+    end_ = buffer_;
+  }
   std::string& out_;
   bool started_ = false;
+  char buffer_[256];
+  char* end_ = buffer_;
 };
 
 }  // namespace sharesim

@@ -74,5 +74,24 @@ TEST(CsvFormat, FirstFieldHasNoSeparatorWhateverItsKind) {
   EXPECT_EQ(c, "n-0\n");
 }
 
+// A row is gathered on the stack: one longer than its buffer, and one left open (never ended),
+// still reach the text whole and in order.
+TEST(CsvFormat, LongRowsAndOpenRowsReachTheTextInOrder) {
+  std::string out, expected;
+  {
+    CsvRow row(out);
+    for (int i = 0; i < 40; ++i) {
+      row.text("field-of-some-length").seconds(i * kSecond + 1);
+      expected += std::string(i == 0 ? "" : ",") + "field-of-some-length," + std::to_string(i) + ".000000001";
+    }
+    row.end();
+  }
+  expected += '\n';
+  EXPECT_EQ(out, expected);
+  std::string open;
+  { CsvRow(open).text("a").integer(1); }
+  EXPECT_EQ(open, "a,1");
+}
+
 }  // namespace
 }  // namespace sharesim
