@@ -18,8 +18,8 @@ struct SampleSummary {
 SampleSummary summarize(std::vector<double>& values);
 
 // The sample's quantiles at fractions 0, 1/(points-1), ..., 1 by the same definition: the
-// points of its CDF, for plots (docs/outputs.md "request_latency.csv"). Sorts `values`; empty
-// for an empty sample. `points` >= 2.
+// points of its CDF, for plots (docs/outputs.md "request_latency.csv"). Reorders `values`
+// (selects the ranks it needs); empty for an empty sample or `points` < 2.
 std::vector<double> quantile_points(std::vector<double>& values, std::size_t points);
 
 }  // namespace sharesim

@@ -39,6 +39,28 @@ TEST(Summarize, MatchesASortedReferenceWithAndWithoutAMassAtTheMinimum) {
   }
 }
 
+TEST(QuantilePoints, MatchASortedReferenceAtEveryPoint) {
+  RandomStream rng(12);
+  for (std::size_t size : {1u, 2u, 3u, 7u, 100u, 101u, 102u, 5000u}) {
+    for (std::size_t points : {2u, 3u, 11u, 101u}) {
+      std::vector<double> values(size);
+      // Ties (a mass at 0 and repeated values) as well as distinct ones.
+      for (double& v : values) v = rng.uniform01() < 0.3 ? 0.0 : std::round(rng.exponential(10.0) * 4) / 4;
+      const std::vector<double> original = values;
+      const std::vector<double> q = quantile_points(values, points);
+      ASSERT_EQ(q.size(), points);
+      for (std::size_t i = 0; i < points; ++i) {
+        const double fraction = static_cast<double>(i) / static_cast<double>(points - 1);
+        EXPECT_DOUBLE_EQ(q[i], reference_percentile(original, fraction)) << size << " " << points << " " << i;
+      }
+      EXPECT_EQ(q.front(), *std::min_element(original.begin(), original.end()));
+      EXPECT_EQ(q.back(), *std::max_element(original.begin(), original.end()));
+    }
+  }
+  std::vector<double> none;
+  EXPECT_TRUE(quantile_points(none, 101).empty());
+}
+
 TEST(Summarize, EmptySampleIsAllZero) {
   std::vector<double> none;
   const SampleSummary s = summarize(none);
