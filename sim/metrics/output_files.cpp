@@ -77,10 +77,16 @@ void write_jobs_csv(std::ostream& stream, const ClusterRuntime& runtime) {
     const JobOrigin& origin = runtime.origins()[job.spec.origin];
     const bool started = job.start >= 0;
     // Every pod's node, '+'-joined, for gangs spread over several nodes; GPUs space-separated.
-    nodes.clear();
-    for (std::uint32_t p = job.first_pod; p < job.first_pod + job.pod_count; ++p) {
-      if (p != job.first_pod) nodes += '+';
-      nodes += cluster.node(runtime.pods()[p].node).name;
+    std::string_view node_field;
+    if (job.pod_count == 1) {
+      node_field = cluster.node(runtime.pods()[job.first_pod].node).name;  // the common case, not copied
+    } else {
+      nodes.clear();
+      for (std::uint32_t p = job.first_pod; p < job.first_pod + job.pod_count; ++p) {
+        if (p != job.first_pod) nodes += '+';
+        nodes += cluster.node(runtime.pods()[p].node).name;
+      }
+      node_field = nodes;
     }
     gpus.clear();
     runtime.for_each_device(job, [&gpus](const DeviceAllocation& device) {
@@ -115,7 +121,7 @@ void write_jobs_csv(std::ostream& stream, const ClusterRuntime& runtime) {
         .seconds_if(job.state == JobState::Completed, job.end - job.spec.arrival)
         .number_if(job.state == JobState::Completed && job.spec.work > 0,
                    static_cast<double>(job.end - job.start) / static_cast<double>(job.spec.work))
-        .text(nodes)
+        .text(node_field)
         .text(gpus)
         .text(kill_cause_name(job.kill_cause))
         .integer(job.killed_by_other ? 1 : 0)

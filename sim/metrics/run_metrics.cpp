@@ -21,10 +21,11 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, const std::vector<
   m.window = window;
   std::vector<double> waits, censored_waits, jcts, slowdowns;
   std::uint64_t met_slo = 0;
-  waits.reserve(runtime.jobs().size());
-  jcts.reserve(runtime.jobs().size());
-  advise_huge_pages(waits.data(), waits.capacity() * sizeof(double));
-  advise_huge_pages(jcts.data(), jcts.capacity() * sizeof(double));
+  // One sample per job at most: reserved once, not regrown (and its pages faulted) while filling.
+  for (std::vector<double>* sample : {&waits, &censored_waits, &jcts, &slowdowns}) {
+    sample->reserve(runtime.jobs().size());
+    advise_huge_pages(sample->data(), sample->capacity() * sizeof(double));
+  }
   const std::size_t origin_count = runtime.origins().size();
   // Per-origin samples are kept only when there is more than one origin; with one, its
   // figures are the overall ones (and a million-job run does not sort everything twice).
