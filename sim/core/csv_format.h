@@ -105,22 +105,6 @@ class CsvRow {
     append_csv_field(out_, field);
     return *this;
   }
-  // "<name>-<number>" as one field (a job's name: its origin and sequence), without building a
-  // string per row: the number's digits never need quotes, so the field needs them only when
-  // `name` does.
-  CsvRow& name_and_number(std::string_view name, std::uint64_t number) {
-    if (needs_csv_quotes(name)) {
-      std::string field(name);
-      field += '-';
-      append_integer(field, number);
-      return text(field);
-    }
-    text(name);
-    char* p = room(kMaxNumberChars + 1);
-    *p++ = '-';
-    end_ = format_integer(p, number);
-    return *this;
-  }
   template <typename Integer>
   CsvRow& integer(Integer value) {
     end_ = format_integer(separated(kMaxNumberChars), value);

@@ -72,7 +72,7 @@ void write_jobs_csv(std::ostream& stream, const ClusterRuntime& runtime) {
   // Jobs still pending share their reason with every job of the same shape (and, for the
   // preemption part, the same priority and preemption policy).
   std::map<std::tuple<std::uint32_t, std::uint32_t, std::int32_t, bool>, std::string> pending_reasons;
-  std::string nodes, gpus;
+  std::string name, nodes, gpus;  // reused from row to row
   for (const JobRecord& job : runtime.jobs()) {
     const JobOrigin& origin = runtime.origins()[job.spec.origin];
     const bool started = job.start >= 0;
@@ -107,8 +107,10 @@ void write_jobs_csv(std::ostream& stream, const ClusterRuntime& runtime) {
     } else if (job.state == JobState::Failed) {
       reason = runtime.failure_reasons()[static_cast<std::size_t>(job.failure)];
     }
+    name.clear();
+    runtime.append_job_name(name, job);
     CsvRow(out)
-        .name_and_number(origin.name, job.spec.sequence)  // runtime.job_name(job), without a string per job
+        .text(name)
         .text(origin.name)
         .text(origin.kind)
         .text(job_state_name(job.state))

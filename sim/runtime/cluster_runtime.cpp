@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "sim/core/assert.h"
+#include "sim/core/csv_format.h"
 #include "sim/core/huge_pages.h"
 #include "sim/runtime/restart_backoff.h"
 
@@ -65,7 +66,15 @@ std::int32_t ClusterRuntime::intern_text(std::vector<std::string>& table,
 }
 
 std::string ClusterRuntime::job_name(const JobRecord& job) const {
-  return origins_[job.spec.origin].name + "-" + std::to_string(job.spec.sequence);
+  std::string name;
+  append_job_name(name, job);
+  return name;
+}
+
+void ClusterRuntime::append_job_name(std::string& out, const JobRecord& job) const {
+  out += origins_[job.spec.origin].name;
+  out += '-';
+  append_integer(out, job.spec.sequence);
 }
 
 void ClusterRuntime::start() {

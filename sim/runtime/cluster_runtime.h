@@ -119,7 +119,10 @@ class ClusterRuntime {
     }
   }
 
+  // "<origin>-<sequence>": the job's name in every output. append_job_name() writes it into a
+  // buffer the caller reuses (jobs.csv: no string per job).
   std::string job_name(const JobRecord& job) const;
+  void append_job_name(std::string& out, const JobRecord& job) const;
   // Why a pending job waits, as kube-scheduler words it: the filters' reasons and, when
   // scheduler.preemption is on, DefaultPreemption's ("... preemption: 0/2 nodes are available:
   // 2 No preemption victims found for incoming pod."). The preemption part is a dry run on the

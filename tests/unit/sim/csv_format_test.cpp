@@ -58,9 +58,9 @@ TEST(CsvFormat, RowSeparatesFieldsAndQuotesOnlyWhatNeedsIt) {
   EXPECT_EQ(out, "plain,\"a,b\",\"say \"\"hi\"\"\",," + long_plain + ",\"" + long_quoted + "\",-7,0.25,,2.5,\n");
 }
 
-TEST(CsvFormat, NameAndNumberIsOneFieldQuotedWhenTheNameNeedsIt) {
+TEST(CsvFormat, AJobNameIsOneFieldQuotedWhenItsOriginNeedsIt) {
   std::string out;
-  CsvRow(out).name_and_number("jobs", 42).name_and_number("a,b", 7).integer(1).end();
+  CsvRow(out).text("jobs-42").text("a,b-7").integer(1).end();
   EXPECT_EQ(out, "jobs-42,\"a,b-7\",1\n");
 }
 
@@ -68,7 +68,7 @@ TEST(CsvFormat, FirstFieldHasNoSeparatorWhateverItsKind) {
   std::string a, b, c;
   CsvRow(a).seconds(kSecond).end();
   CsvRow(b).integer(3).end();
-  CsvRow(c).name_and_number("n", 0).end();
+  CsvRow(c).text("n-0").end();
   EXPECT_EQ(a, "1\n");
   EXPECT_EQ(b, "3\n");
   EXPECT_EQ(c, "n-0\n");
