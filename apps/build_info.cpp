@@ -1,6 +1,7 @@
 #include "apps/build_info.h"
 
 #include "apps/scenario_run.h"
+#include "build_commit.h"  // generated on every build: SHARESIM_GIT_COMMIT
 
 namespace sharesim {
 

@@ -5,9 +5,9 @@
 
 namespace sharesim {
 
-// `git describe --always --dirty` of the source tree when CMake configured the build (so it is
-// stale until the next configure), "unknown" outside a git checkout; CMake option
-// SHARESIM_BUILD_COMMIT sets it by hand (apps/CMakeLists.txt, docs/ci.md).
+// `git describe --always --dirty` of the source tree when the program was last built, "unknown"
+// outside a git checkout; CMake option SHARESIM_BUILD_COMMIT sets it by hand
+// (apps/CMakeLists.txt, docs/ci.md).
 std::string_view sharesim_commit();
 
 // "sharesim 0.1.0 (commit 1a2b3c4d5e6f)": what --version prints.

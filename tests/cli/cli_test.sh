@@ -744,6 +744,11 @@ expect_bad_input "generate refuses service generators" "" '/workload/generators/
 check "--help exits 0" succeeds --help
 check "--version exits 0" succeeds --version
 check "--version names the version and the commit" grep -Eq '^sharesim [0-9]+\.[0-9]+\.[0-9]+ \(commit [^ )]+\)$' "$tmp/stdout"
+# The commit is read on every build (cmake/BuildCommitScript.cmake), not when CMake configured:
+# a build of this checkout names its current state.
+if head_commit=$(git -C "$src" describe --always --dirty --abbrev=12 2>/dev/null); then
+  check "--version names the checkout's current commit" grep -Fq "(commit $head_commit)" "$tmp/stdout"
+fi
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]
