@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <thread>
 
 #include "apps/build_info.h"
 #include "apps/check_command.h"
@@ -92,7 +93,9 @@ int command_run(const ScenarioArgs& args, std::string output_dir, const RunFlags
     run.run();
   }
   bar.finish();
-  run.write_outputs(output_dir);
+  // One run has the machine to itself: jobs.csv's rows are formatted on every core (sweeps,
+  // which run several scenarios at once, keep to one thread per run).
+  run.write_outputs(output_dir, std::max(1u, std::thread::hardware_concurrency()));
   const std::string report = flags.report ? write_html_report(output_dir) : "";
   if (!quiet) std::cout << format_summary_table(run, output_dir);
   if (!quiet && !report.empty()) std::cout << "report      " << report << "\n";

@@ -117,14 +117,14 @@ nlohmann::ordered_json ScenarioRun::timing() const {
   return timing;
 }
 
-void ScenarioRun::write_outputs(const std::string& dir) {
+void ScenarioRun::write_outputs(const std::string& dir, unsigned threads) {
   OutputSet set(dir);
-  write_outputs(set, "");
+  write_outputs(set, "", threads);
   set.commit();
 }
 
-void ScenarioRun::write_outputs(OutputSet& set, const std::string& prefix) {
-  set.write(prefix + "jobs.csv", [this](std::ostream& out) { write_jobs_csv(out, *runtime_); });
+void ScenarioRun::write_outputs(OutputSet& set, const std::string& prefix, unsigned threads) {
+  set.write(prefix + "jobs.csv", [this, threads](std::ostream& out) { write_jobs_csv(out, *runtime_, threads); });
   set.write(prefix + "gpus.csv", [this](std::ostream& out) { write_gpus_csv(out, *runtime_, usage_meter_->usage(), end_); });
   set.write(prefix + "timeseries.csv", [this](std::ostream& out) { write_timeseries_csv(out, sampler_->samples()); });
   if (!metrics_.services.empty()) {

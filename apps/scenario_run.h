@@ -65,9 +65,10 @@ class ScenarioRun {
   // Writes summary.json, timing.json, jobs.csv, gpus.csv, timeseries.csv (services.csv when the workload
   // has inference services or notebooks, events.csv when the scenario asks for an event log)
   // into `dir`, as one set that replaces the previous one whole (sim/metrics/output_set.h).
-  void write_outputs(const std::string& dir);
+  // jobs.csv is formatted on up to `threads` threads: the files are the same whatever the count.
+  void write_outputs(const std::string& dir, unsigned threads = 1);
   // The same files into a set being assembled, each name prefixed (a compare's "<variant>/").
-  void write_outputs(OutputSet& set, const std::string& prefix);
+  void write_outputs(OutputSet& set, const std::string& prefix, unsigned threads = 1);
 
  private:
   Scenario scenario_;

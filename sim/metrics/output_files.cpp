@@ -10,6 +10,7 @@
 
 #include "sim/core/csv_format.h"
 #include "sim/metrics/output_set.h"
+#include "sim/metrics/rows_in_order.h"
 #include "sim/input/input_error.h"
 
 namespace sharesim {
@@ -17,7 +18,7 @@ namespace sharesim {
 namespace {
 
 // Rows are built in a small buffer and handed to the stream in pieces of about 64 KiB, so a
-// million-job jobs.csv never sits whole in memory.
+// large file never sits whole in memory (jobs.csv goes in blocks of rows: rows_in_order.h).
 class ChunkedWriter {
  public:
   explicit ChunkedWriter(std::ostream& stream) : stream_(stream) { buffer_.reserve(kChunk + 4096); }
@@ -62,18 +63,35 @@ std::string request_latency_csv(const RunMetrics& metrics) {
   return to_text([&](std::ostream& out) { write_request_latency_csv(out, metrics); });
 }
 
-void write_jobs_csv(std::ostream& stream, const ClusterRuntime& runtime) {
-  const Cluster& cluster = runtime.cluster();
-  ChunkedWriter writer(stream);
-  std::string& out = writer.buffer();
-  out +=
-      "job,origin,kind,state,pods,gpus_per_pod,submit_s,start_s,end_s,wait_s,jct_s,slowdown,node,gpus,kill_cause,"
-      "killed_by_other,restarts,reason,note\n";
-  // Jobs still pending share their reason with every job of the same shape (and, for the
-  // preemption part, the same priority and preemption policy).
-  std::map<std::tuple<std::uint32_t, std::uint32_t, std::int32_t, bool>, std::string> pending_reasons;
-  std::string name, nodes, gpus;  // reused from row to row
+namespace {
+
+// Why each pending job waits, by what decides it: jobs of one shape (and, for the preemption
+// part, one priority and preemption policy) share the reason.
+using PendingKey = std::tuple<std::uint32_t, std::uint32_t, std::int32_t, bool>;
+using PendingReasons = std::map<PendingKey, std::string>;
+PendingKey pending_key(const JobSpec& spec) { return {spec.shape, spec.pods, spec.priority, spec.preempts}; }
+
+// Worked out before any row is formatted, in row order: explain_pending() dry-runs preemption
+// on the cluster, so it may not run beside the threads formatting rows.
+PendingReasons explain_pending_jobs(const ClusterRuntime& runtime) {
+  PendingReasons reasons;
+  const RuntimeCounters& counters = runtime.counters();
+  if (runtime.jobs().size() == counters.running + counters.completed + counters.failed) return reasons;
   for (const JobRecord& job : runtime.jobs()) {
+    if (job.state != JobState::Pending || job.backing_off) continue;
+    auto [it, inserted] = reasons.try_emplace(pending_key(job.spec));
+    if (inserted) it->second = runtime.explain_pending(job.spec);
+  }
+  return reasons;
+}
+
+// Rows [begin, end) of jobs.csv; reads the runtime only.
+void format_job_rows(const ClusterRuntime& runtime, const PendingReasons& pending_reasons, std::size_t begin,
+                     std::size_t end, std::string& out) {
+  const Cluster& cluster = runtime.cluster();
+  std::string name, nodes, gpus;  // reused from row to row
+  for (std::size_t index = begin; index < end; ++index) {
+    const JobRecord& job = runtime.jobs()[index];
     const JobOrigin& origin = runtime.origins()[job.spec.origin];
     const bool started = job.start >= 0;
     // Every pod's node, '+'-joined, for gangs spread over several nodes; GPUs space-separated.
@@ -100,10 +118,7 @@ void write_jobs_csv(std::ostream& stream, const ClusterRuntime& runtime) {
                        " after: " + runtime.failure_reasons()[static_cast<std::size_t>(job.failure)];
       reason = backoff_reason;
     } else if (job.state == JobState::Pending) {
-      auto [it, inserted] =
-          pending_reasons.try_emplace({job.spec.shape, job.spec.pods, job.spec.priority, job.spec.preempts});
-      if (inserted) it->second = runtime.explain_pending(job.spec);
-      reason = it->second;
+      reason = pending_reasons.at(pending_key(job.spec));
     } else if (job.state == JobState::Failed) {
       reason = runtime.failure_reasons()[static_cast<std::size_t>(job.failure)];
     }
@@ -132,8 +147,19 @@ void write_jobs_csv(std::ostream& stream, const ClusterRuntime& runtime) {
         .text(job.note >= 0 ? std::string_view(runtime.notes()[static_cast<std::size_t>(job.note)])
                             : std::string_view())
         .end();
-    writer.row_done();
   }
+}
+
+}  // namespace
+
+void write_jobs_csv(std::ostream& stream, const ClusterRuntime& runtime, unsigned threads) {
+  stream << "job,origin,kind,state,pods,gpus_per_pod,submit_s,start_s,end_s,wait_s,jct_s,slowdown,node,gpus,kill_cause,"
+            "killed_by_other,restarts,reason,note\n";
+  const PendingReasons pending_reasons = explain_pending_jobs(runtime);
+  write_rows_in_order(stream, runtime.jobs().size(), threads,
+                      [&runtime, &pending_reasons](std::size_t begin, std::size_t end, std::string& text) {
+                        format_job_rows(runtime, pending_reasons, begin, end, text);
+                      });
 }
 
 void write_gpus_csv(std::ostream& stream, const ClusterRuntime& runtime, const std::vector<GpuUsage>& gpu_usage,

@@ -15,7 +15,8 @@
 
 namespace sharesim {
 
-void write_jobs_csv(std::ostream& out, const ClusterRuntime& runtime);
+// jobs.csv, its rows formatted on up to `threads` threads (the same file whatever the count).
+void write_jobs_csv(std::ostream& out, const ClusterRuntime& runtime, unsigned threads = 1);
 void write_gpus_csv(std::ostream& out, const ClusterRuntime& runtime, const std::vector<GpuUsage>& usage,
                     SimTime horizon);
 void write_timeseries_csv(std::ostream& out, const std::vector<TimeseriesSample>& samples);

@@ -11,6 +11,7 @@
 #include "policies/policy_registry.h"
 #include "run_helpers.h"
 #include "sim/metrics/output_files.h"
+#include "sim/metrics/rows_in_order.h"
 #include "sim/input/input_error.h"
 #include "workloads/native_trace.h"
 #include "workloads/standalone_workload.h"
@@ -63,6 +64,29 @@ TEST(Determinism, SameSeedGivesByteIdenticalOutputs) {
   EXPECT_FALSE(timing.at("commit").get<std::string>().empty());
   std::filesystem::remove_all(a);
   std::filesystem::remove_all(b);
+}
+
+// jobs.csv's rows are formatted on several threads by `sharesim run` (rows_in_order.h): the
+// file must not depend on the thread count. Over 2 blocks of rows, with gangs, jobs still
+// running and jobs still pending (their reasons are worked out before the threads start).
+TEST(Determinism, JobsCsvIsTheSameOnAnyNumberOfThreads) {
+  const std::string workload = R"({"generators": [
+    {"name": "train", "kind": "training", "count": 20000, "arrival": {"process": "poisson", "rate_per_s": 2},
+     "duration": {"dist": "exponential", "mean_s": 5}, "request": {"gpus": 1}},
+    {"name": "wide", "kind": "batch", "count": 50, "arrival": {"process": "poisson", "rate_per_s": 0.01},
+     "duration": {"dist": "exponential", "mean_s": 600}, "request": {"gpus": 4}, "pods": 2}]})";
+  const auto run = testing::run_text(testing::cluster_scenario(2, 4, workload, R"("until": "9000s", )"));
+  const RunMetrics& m = run->metrics();
+  ASSERT_GT(run->runtime().jobs().size(), 2 * kRowsPerBlock);
+  ASSERT_GT(m.running_at_end, 0u);
+  ASSERT_GT(run->runtime().jobs().size(), run->runtime().counters().completed + m.running_at_end);  // some pending
+  const std::string one = jobs_csv(run->runtime());
+  EXPECT_NE(one.find("Insufficient"), std::string::npos);  // a pending job's reason
+  for (const unsigned threads : {2u, 3u, 8u}) {
+    std::ostringstream out;
+    write_jobs_csv(out, run->runtime(), threads);
+    EXPECT_EQ(out.str(), one) << threads << " threads";
+  }
 }
 
 TEST(Determinism, DifferentSeedsGiveDifferentRuns) {

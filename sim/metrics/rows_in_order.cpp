@@ -1,0 +1,52 @@
+#include "sim/metrics/rows_in_order.h"
+
+#include <algorithm>
+#include <future>
+#include <vector>
+
+namespace sharesim {
+
+namespace {
+
+void write_text(std::ostream& out, const std::string& text) {
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+}
+
+}  // namespace
+
+void write_rows_in_order(std::ostream& out, std::size_t rows, unsigned threads, const FormatRows& format) {
+  const std::size_t blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;
+  const auto block_end = [rows](std::size_t block) { return std::min(rows, (block + 1) * kRowsPerBlock); };
+  if (threads <= 1 || blocks <= 1) {
+    std::string text;
+    for (std::size_t block = 0; block < blocks; ++block) {
+      text.clear();
+      format(block * kRowsPerBlock, block_end(block), text);
+      write_text(out, text);
+    }
+    return;
+  }
+  // Two generations of `threads` texts: one round of blocks is formatted into one while the
+  // previous round is written from the other. Declared before the futures, so that unwinding
+  // (an exception from a block) waits for every task before their texts go.
+  std::vector<std::string> texts(2 * static_cast<std::size_t>(threads));
+  const auto text_of = [&texts](std::size_t block) -> std::string& { return texts[block % texts.size()]; };
+  std::vector<std::future<void>> round;
+  std::size_t written = 0;  // blocks written so far
+  for (std::size_t first = 0; first < blocks; first += threads) {
+    const std::size_t last = std::min(blocks, first + threads);
+    for (std::size_t block = first; block < last; ++block) {
+      round.push_back(std::async(std::launch::async, [&format, &text_of, &block_end, block] {
+        std::string& text = text_of(block);
+        text.clear();
+        format(block * kRowsPerBlock, block_end(block), text);
+      }));
+    }
+    for (; written < first; ++written) write_text(out, text_of(written));
+    for (std::future<void>& task : round) task.get();
+    round.clear();
+  }
+  for (; written < blocks; ++written) write_text(out, text_of(written));
+}
+
+}  // namespace sharesim

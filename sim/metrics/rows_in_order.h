@@ -1,0 +1,26 @@
+#pragma once
+// Writes a large table (jobs.csv: a row per job, a million or more) in blocks of rows, formatting
+// blocks on several threads while the finished ones are written, in order. Each block's text
+// depends on its rows alone, so the file is the same byte for byte whatever the thread count.
+#include <cstddef>
+#include <functional>
+#include <ostream>
+#include <string>
+
+namespace sharesim {
+
+// Appends rows [begin, end) of the table to `text`. Called from several threads at once when
+// threads > 1: it may only read shared state.
+using FormatRows = std::function<void(std::size_t begin, std::size_t end, std::string& text)>;
+
+// Rows per block: about 1 MiB of jobs.csv, so that the texts in flight (two blocks per thread)
+// stay a few MiB, and few enough blocks (122 for a million rows) that starting a thread per
+// block costs little beside formatting it.
+inline constexpr std::size_t kRowsPerBlock = 8192;
+
+// Writes rows [0, rows) to `out` in order. With threads <= 1 everything runs on the calling
+// thread; otherwise up to `threads` blocks are formatted at once while the calling thread
+// writes the previous ones. An exception thrown by `format` reaches the caller.
+void write_rows_in_order(std::ostream& out, std::size_t rows, unsigned threads, const FormatRows& format);
+
+}  // namespace sharesim
