@@ -54,7 +54,8 @@ inline char* format_seconds(char* p, SimTime t) {
 // slowdown is exactly 1 for every job that ran alone, and to_chars of a double was 7% of
 // its formatting instructions.
 inline char* format_double(char* p, double value) {
-  if (value >= 0 && value <= 9999 && value == static_cast<double>(static_cast<int>(value)) && !std::signbit(value)) {
+  // signbit rules out negatives and -0 (to_chars writes "-0"); NaN fails <=: the cast is defined.
+  if (!std::signbit(value) && value <= 9999 && value == static_cast<double>(static_cast<int>(value))) {
     return std::to_chars(p, p + 4, static_cast<int>(value)).ptr;
   }
   return std::to_chars(p, p + 24, value).ptr;

@@ -15,6 +15,7 @@ void write_text(std::ostream& out, const std::string& text) {
 }  // namespace
 
 void write_rows_in_order(std::ostream& out, std::size_t rows, unsigned threads, const FormatRows& format) {
+  threads = std::min(threads, kMaxFormatThreads);
   const std::size_t blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;
   const auto block_end = [rows](std::size_t block) { return std::min(rows, (block + 1) * kRowsPerBlock); };
   if (threads <= 1 || blocks <= 1) {

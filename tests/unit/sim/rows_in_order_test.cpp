@@ -27,7 +27,7 @@ TEST(RowsInOrder, EveryThreadCountWritesTheRowsOnceInOrder) {
                                  kRowsPerBlock + 1, 5 * kRowsPerBlock + 3}) {
     std::string expected;
     format_squares(0, rows, expected);
-    for (const unsigned threads : {0u, 1u, 2u, 3u, 7u}) {
+    for (const unsigned threads : {0u, 1u, 2u, 3u, 7u, kMaxFormatThreads + 1, 64u}) {
       EXPECT_EQ(squares(rows, threads), expected) << rows << " rows, " << threads << " threads";
     }
   }
