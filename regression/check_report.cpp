@@ -36,7 +36,9 @@ std::vector<const MetricRow*> moved_rows(const CheckReport& report) {
 }
 
 std::string verdict_line(const CheckReport& report) {
-  return std::to_string(report.rows.size()) + " metrics, " + std::to_string(report.moved()) + " moved, " +
+  const std::string unchecked =
+      report.unchecked() > 0 ? std::to_string(report.unchecked()) + " moved without a tolerance, " : "";
+  return std::to_string(report.rows.size()) + " metrics, " + std::to_string(report.moved()) + " moved, " + unchecked +
          std::to_string(report.failures()) + " beyond tolerance: " + (report.failures() > 0 ? "FAIL" : "PASS");
 }
 
@@ -50,6 +52,11 @@ std::size_t CheckReport::failures() const {
 std::size_t CheckReport::moved() const {
   return static_cast<std::size_t>(
       std::count_if(rows.begin(), rows.end(), [](const MetricRow& r) { return r.status != MetricRow::Status::same; }));
+}
+
+std::size_t CheckReport::unchecked() const {
+  return static_cast<std::size_t>(std::count_if(
+      rows.begin(), rows.end(), [](const MetricRow& r) { return r.status == MetricRow::Status::unchecked; }));
 }
 
 std::string format_metric_value(double value) {
@@ -81,6 +88,8 @@ const char* status_name(MetricRow::Status status) {
       return "MISSING";
     case MetricRow::Status::added:
       return "added";
+    case MetricRow::Status::unchecked:
+      return "unchecked";
   }
   return "";
 }
@@ -141,7 +150,8 @@ std::string format_report_junit(const CheckReport& report) {
   const std::string counts =
       " tests=\"" + std::to_string(report.rows.size()) + "\" failures=\"" + std::to_string(report.failures()) + "\"";
   out += "<testsuites name=\"" + xml_escaped(report.suite) + "\"" + counts + ">\n";
-  out += "  <testsuite name=\"" + xml_escaped(report.suite) + "\"" + counts + " errors=\"0\" skipped=\"0\">\n";
+  out += "  <testsuite name=\"" + xml_escaped(report.suite) + "\"" + counts + " errors=\"0\" skipped=\"" +
+         std::to_string(report.unchecked()) + "\">\n";
   if (!report.notes.empty()) {
     out += "    <properties>\n";
     for (const std::string& note : report.notes) {
@@ -151,6 +161,11 @@ std::string format_report_junit(const CheckReport& report) {
   }
   for (const MetricRow& r : report.rows) {
     out += "    <testcase classname=\"" + xml_escaped(report.suite) + "\" name=\"" + xml_escaped(r.name) + "\"";
+    if (r.status == MetricRow::Status::unchecked) {
+      out += ">\n      <skipped message=\"" + xml_escaped(r.name + " moved from " + r.baseline + " to " + r.current) +
+             " (" + r.change + "); no tolerance applies\"/>\n    </testcase>\n";
+      continue;
+    }
     if (!r.failed()) {
       out += "/>\n";
       continue;

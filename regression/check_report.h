@@ -15,6 +15,7 @@ struct MetricRow {
     regressed,  // moved beyond tolerance: a failure
     missing,    // in the baseline, not in the run: a failure
     added,      // in the run, not in the baseline: reported, not a failure
+    unchecked,  // moved, no tolerance applies (one measurement whose spread the data do not show): reported, not a failure
   };
   std::string name;      // the metric's path
   std::string baseline;  // value as printed ("" when missing); samples: "mean ± sd (n)"
@@ -34,7 +35,8 @@ struct CheckReport {
   std::vector<std::string> notes;  // remarks that are not failures (scenario differs, ...)
 
   std::size_t failures() const;
-  std::size_t moved() const;  // rows whose value differs (within, regressed, missing, added)
+  std::size_t moved() const;      // rows whose value differs (within, regressed, missing, added, unchecked)
+  std::size_t unchecked() const;  // rows without a tolerance
 };
 
 // "%.6g"-style text of a number, as the report prints values.

@@ -59,11 +59,15 @@ ToleranceRule parse_tolerance_rule(const std::string& text, const std::string& o
   return rule;
 }
 
-Tolerance tolerance_for(const std::string& path, const std::vector<ToleranceRule>& rules, const Tolerance& fallback) {
+std::optional<Tolerance> matching_tolerance(const std::string& path, const std::vector<ToleranceRule>& rules) {
   for (auto rule = rules.rbegin(); rule != rules.rend(); ++rule) {
     if (fnmatch(rule->pattern.c_str(), path.c_str(), 0) == 0) return rule->tolerance;
   }
-  return fallback;
+  return std::nullopt;
+}
+
+Tolerance tolerance_for(const std::string& path, const std::vector<ToleranceRule>& rules, const Tolerance& fallback) {
+  return matching_tolerance(path, rules).value_or(fallback);
 }
 
 }  // namespace sharesim

@@ -2,6 +2,7 @@
 // How far a metric may move from its baseline before `sharesim check` (and
 // `sharesim-calibrate compare`) call it a regression, and the --tol rules that set it per
 // metric (docs/ci.md, "Tolerances").
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,8 @@ struct ToleranceRule {
 // Throws InputError naming `option` (e.g. "--tol") and the text.
 ToleranceRule parse_tolerance_rule(const std::string& text, const std::string& option);
 
+// The last rule whose pattern matches `path`, if any.
+std::optional<Tolerance> matching_tolerance(const std::string& path, const std::vector<ToleranceRule>& rules);
 // The tolerance of `path`: the last rule whose pattern matches it, else `fallback`.
 Tolerance tolerance_for(const std::string& path, const std::vector<ToleranceRule>& rules, const Tolerance& fallback);
 

@@ -139,6 +139,28 @@ ContentionFit fit_contention(const std::vector<CorunCase>& cases, const std::map
     for (std::size_t k = 0; k < stressors.size(); ++k)
       mf.per_stressor[stressors[k]] = per(static_cast<Eigen::Index>(k));
 
+    // Each row has one non-zero column, so each victim's factor is a line through the origin
+    // over its own rows, and the mode's factor one over all rows.
+    std::vector<double> shares;
+    std::vector<double> measured;
+    for (const CorunPrediction& p : points) {
+      shares.push_back(p.share);
+      measured.push_back(p.measured);
+    }
+    mf.factor_uncertainty = slope_uncertainty(shares, measured, mf.factor);
+    for (const auto& [stressor, factor] : mf.per_stressor) {
+      std::vector<double> victim_shares;
+      std::vector<double> victim_measured;
+      for (const CorunPrediction& p : points) {
+        if (p.kernel != stressor) continue;
+        victim_shares.push_back(p.share);
+        victim_measured.push_back(p.measured);
+      }
+      if (const auto u = slope_uncertainty(victim_shares, victim_measured, factor)) {
+        mf.per_stressor_uncertainty[stressor] = *u;
+      }
+    }
+
     double squares = 0;
     for (CorunPrediction& p : points) {
       p.predicted = mf.factor * p.share;

@@ -4,8 +4,11 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "kernels/host/slope_uncertainty.h"
 
 namespace sharesim::calib {
 
@@ -42,6 +45,11 @@ struct ModeFit {
   std::map<std::string, double> per_stressor;  // one factor per stressor (the victim)
   double rms_relative_error = 0;               // of the one-factor model
   std::size_t points = 0;
+  // How well the points determine the factors (slope_uncertainty.h); absent where a factor rests
+  // on fewer than two points. `scatter` is the SD of a victim's measured ratios around its own
+  // factor times the share: what one co-run measurement of that victim in this mode may vary by.
+  std::optional<SlopeUncertainty> factor_uncertainty;
+  std::map<std::string, SlopeUncertainty> per_stressor_uncertainty;
 };
 
 struct ContentionFit {

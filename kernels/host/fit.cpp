@@ -56,9 +56,9 @@ FitResult fit_profile(const RawData& raw, const std::string& raw_file, const Fit
   nlohmann::ordered_json extra = nlohmann::ordered_json::object();     // further sections
   auto put = [&](nlohmann::ordered_json& into, const std::string& section, const std::string& field, double value,
                  const std::string& note) { into[section][field] = measured_field(value, by, note); };
-  // The spread of the samples behind a field, relative to the field's value.
-  auto spread = [&](const std::string& section, const std::string& field, double mad, double value) {
-    if (value != 0) result.relative_spread[section + "." + field] = kMadToSigma * mad / std::fabs(value);
+  // The robust SD of the samples behind a field (FitResult::spread).
+  auto spread = [&](const std::string& section, const std::string& field, double mad) {
+    result.spread[section + "." + field] = kMadToSigma * mad;
   };
 
   // Time slices.
@@ -75,8 +75,8 @@ FitResult fit_profile(const RawData& raw, const std::string& raw_file, const Fit
         "median over runs of each run's median slice; runs with " + process_counts(*timeslice) + " processes");
     put(sections, "timeslice", "switch_cost_ns", round_ns(timeslice->switch_ns.median),
         "median over runs of each run's median switch gap (no context of the probe running)");
-    spread("timeslice", "default_slice_ns", timeslice->slice_ns.mad, timeslice->slice_ns.median);
-    spread("timeslice", "switch_cost_ns", timeslice->switch_ns.mad, timeslice->switch_ns.median);
+    spread("timeslice", "default_slice_ns", timeslice->slice_ns.mad);
+    spread("timeslice", "switch_cost_ns", timeslice->switch_ns.mad);
     result.report.push_back(format("time slice       %.0f ns (MAD %.0f)   switch gap %.0f ns",
                                    timeslice->slice_ns.median, timeslice->slice_ns.mad, timeslice->switch_ns.median));
     for (const ProbeRunResult& run : timeslice->runs) {
@@ -87,9 +87,9 @@ FitResult fit_profile(const RawData& raw, const std::string& raw_file, const Fit
           summary_note("switch gap", run.switch_ns));
       put(extra, "timeslice_by_processes", "off_ns_" + n, round_ns(run.off_ns.median),
           summary_note("time switched out", run.off_ns));
-      spread("timeslice_by_processes", "slice_ns_" + n, run.slice_ns.mad, run.slice_ns.median);
-      spread("timeslice_by_processes", "switch_ns_" + n, run.switch_ns.mad, run.switch_ns.median);
-      spread("timeslice_by_processes", "off_ns_" + n, run.off_ns.mad, run.off_ns.median);
+      spread("timeslice_by_processes", "slice_ns_" + n, run.slice_ns.mad);
+      spread("timeslice_by_processes", "switch_ns_" + n, run.switch_ns.mad);
+      spread("timeslice_by_processes", "off_ns_" + n, run.off_ns.mad);
       // Round robin predicts off = (n - 1) * slice + n * switch: the per-case check.
       const double predicted = (run.processes - 1) * run.slice_ns.median + run.processes * run.switch_ns.median;
       const double error = run.off_ns.median > 0 ? (predicted - run.off_ns.median) / run.off_ns.median : 0.0;
@@ -107,7 +107,7 @@ FitResult fit_profile(const RawData& raw, const std::string& raw_file, const Fit
           summary_note("walks after a switch-out", cache.after_switch_ns) + "; " +
               summary_note("steady walks", cache.steady_ns));
       // The penalty is a difference of two medians; the walks after a switch are the noisier.
-      spread("timeslice", "cache_refill_ns", cache.after_switch_ns.mad, cache.penalty_ns);
+      spread("timeslice", "cache_refill_ns", cache.after_switch_ns.mad);
       result.report.push_back(format("cache refill     %.0f ns (walk %.0f ns after a switch, %.0f ns steady)",
                                      cache.penalty_ns, cache.after_switch_ns.median, cache.steady_ns.median));
     } catch (const std::invalid_argument& e) {
@@ -141,7 +141,7 @@ FitResult fit_profile(const RawData& raw, const std::string& raw_file, const Fit
       std::snprintf(note, sizeof note, "median of %zu samples (MAD %.4g, %zu outliers rejected)", s.kept, s.mad,
                     s.rejected);
       put(sections, "basics", b.field, round_to(s.median, b.step), note);
-      spread("basics", b.field, s.mad, s.median);
+      spread("basics", b.field, s.mad);
       result.report.push_back(std::string("basics           ") + b.field + format(" = %.4g", s.median));
       if (std::string(b.field) == "dram_bandwidth_gbps") bandwidth_gbps = s.median;
     }
@@ -156,6 +156,9 @@ FitResult fit_profile(const RawData& raw, const std::string& raw_file, const Fit
         put(extra, "sm_scaling", curve.stressor + "_parallel_fraction", round_factor(curve.parallel_fraction),
             format("Amdahl fit speed(k) = 1/((1-p) + p*K/k), K = %d SMs; rms relative error %.3f", curve.reference_sms,
                    curve.rms_relative_error));
+        if (curve.parallel_fraction_standard_error) {
+          result.spread["sm_scaling." + curve.stressor + "_parallel_fraction"] = *curve.parallel_fraction_standard_error;
+        }
         result.report.push_back(format("sm scaling       p = %.3f (rms error %.1f%%)", curve.parallel_fraction,
                                        100 * curve.rms_relative_error) +
                                 "  " + curve.stressor);
@@ -198,9 +201,16 @@ FitResult fit_profile(const RawData& raw, const std::string& raw_file, const Fit
         put(extra, "corun", "interference_factor_" + mode.mode, round_factor(mode.factor),
             format("least squares over %zu co-run points; rms relative error %.3f", mode.points,
                    mode.rms_relative_error));
+        if (mode.factor_uncertainty) {
+          result.spread["corun.interference_factor_" + mode.mode] = mode.factor_uncertainty->standard_error;
+        }
         for (const auto& [stressor, factor] : mode.per_stressor) {
           put(extra, "corun", "interference_factor_" + mode.mode + "_" + stressor, round_factor(factor),
               "least squares over the co-run points in which " + stressor + " is the kernel measured");
+          const auto u = mode.per_stressor_uncertainty.find(stressor);
+          if (u != mode.per_stressor_uncertainty.end()) {
+            result.spread["corun.interference_factor_" + mode.mode + "_" + stressor] = u->second.standard_error;
+          }
         }
         result.report.push_back(format("interference     factor %.4f, rms error %.1f%% over %zu points", mode.factor,
                                        100 * mode.rms_relative_error, mode.points) +
@@ -224,6 +234,9 @@ FitResult fit_profile(const RawData& raw, const std::string& raw_file, const Fit
         const double factor = std::clamp(round_factor(chosen->factor), 1e-4, 1.0);
         put(sections, "contention", "interference_factor", factor,
             "fitted on the \"" + chosen->mode + "\" co-run cases (see section corun), limited to (0, 1]");
+        if (chosen->factor_uncertainty) {
+          result.spread["contention.interference_factor"] = chosen->factor_uncertainty->standard_error;
+        }
       }
     } catch (const std::invalid_argument& e) {
       result.notes.push_back(e.what());

@@ -27,10 +27,13 @@ struct FitResult {
   nlohmann::ordered_json profile;
   std::vector<std::string> report;  // human-readable lines: fitted values and per-case errors
   std::vector<std::string> notes;   // parts of the raw data that could not be used, and why
-  // "section.field" -> robust relative spread of the samples behind that field,
-  // 1.4826 * MAD / |median| (robust_stats.h); only fields fitted from repeated samples have one.
+  // "section.field" -> how much the field's value may vary between measurements as this raw
+  // data shows it, as a standard deviation in the field's unit: for a median of repeated samples
+  // the samples' robust SD, 1.4826 * MAD (robust_stats.h); for a fitted factor (interference,
+  // SM-scaling parallel fraction) its standard error (slope_uncertainty.h). A field measured once
+  // (one co-run ratio, one SM-scaling speed) has no entry: one number shows no spread.
   // `sharesim-calibrate compare` sets its tolerances from it.
-  std::map<std::string, double> relative_spread;
+  std::map<std::string, double> spread;
 };
 
 // Deterministic: the same raw data and options give a byte-identical profile.

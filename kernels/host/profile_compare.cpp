@@ -1,8 +1,10 @@
 #include "kernels/host/profile_compare.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include "kernels/host/calib_error.h"
 #include "kernels/host/fit.h"
@@ -50,13 +52,43 @@ std::string find_raw(const std::string& raw_data, const std::string& profile_pat
   return fs::is_regular_file(beside) ? beside.lexically_normal().string() : "";
 }
 
-// Spreads of every field fitted from samples in the raw file, by refitting it.
+// The spread of every field the raw file shows one for (FitResult::spread), by refitting it.
 std::map<std::string, double> raw_spreads(const std::string& raw_path, const std::string& profile_path) {
   FitOptions fit;
   fit.base = read_ordered_json_file(profile_path);
   fit.base_path = profile_path;
   fit.raw_data_reference = raw_path;
-  return fit_profile(parse_raw(read_json_file(raw_path), raw_path), raw_path, fit).relative_spread;
+  return fit_profile(parse_raw(read_json_file(raw_path), raw_path), raw_path, fit).spread;
+}
+
+// z with P(|Z| > z) = error for a standard normal Z, by bisection on erfc (monotone).
+double two_sided_z(double error) {
+  double low = 0;
+  double high = 40;
+  for (int i = 0; i < 200; ++i) {
+    const double mid = (low + high) / 2;
+    (std::erfc(mid / std::sqrt(2.0)) > error ? low : high) = mid;
+  }
+  return (low + high) / 2;
+}
+
+// z standard deviations of the difference of two measurements, sqrt(sd_ref^2 + sd_new^2); a side
+// whose raw data shows no spread is taken to vary as much as the other. Relative to the
+// reference value, at least kMinimumTolerance; absolute for a reference value of 0. Nothing when
+// neither side's raw data shows a spread of the field.
+std::optional<Tolerance> default_tolerance(double reference_value, double z,
+                                           const std::map<std::string, double>& reference_spread,
+                                           const std::map<std::string, double>& new_spread, const std::string& name) {
+  const auto ref = reference_spread.find(name);
+  const auto fresh = new_spread.find(name);
+  const bool has_ref = ref != reference_spread.end();
+  const bool has_new = fresh != new_spread.end();
+  if (!has_ref && !has_new) return std::nullopt;
+  const double ref_sd = has_ref ? ref->second : fresh->second;
+  const double new_sd = has_new ? fresh->second : ref->second;
+  const double allowed = z * std::hypot(ref_sd, new_sd);
+  if (reference_value == 0) return Tolerance::absolute(allowed);
+  return Tolerance::relative(std::max(kMinimumTolerance, allowed / std::fabs(reference_value)));
 }
 
 std::string first_raw(const FieldList& fields) {
@@ -82,9 +114,9 @@ CheckReport compare_profiles(const std::string& new_path, const std::string& ref
   const FieldList new_fields = profile_fields(fresh);
   const FieldList reference_fields = profile_fields(reference);
 
-  // Spread per field: the larger of the two raw files' (a noisier new measurement widens it).
-  std::map<std::string, double> spread;
-  const auto add_spreads = [&](const std::string& named, const FieldList& fields, const std::string& profile) {
+  // Spread per field in each profile's raw data, where it is found.
+  bool raw_found = false;
+  const auto spreads = [&](const std::string& named, const FieldList& fields, const std::string& profile) {
     std::string raw = named;
     if (raw.empty()) {
       raw = find_raw(first_raw(fields), profile);
@@ -92,26 +124,39 @@ CheckReport compare_profiles(const std::string& new_path, const std::string& ref
         report.notes.push_back(profile + ": raw data " + first_raw(fields) + " not found; its spread is not used");
       }
     }
-    if (raw.empty()) return;
-    for (const auto& [name, s] : raw_spreads(raw, profile)) spread[name] = std::max(spread[name], s);
+    raw_found = raw_found || !raw.empty();
+    return raw.empty() ? std::map<std::string, double>{} : raw_spreads(raw, profile);
   };
-  add_spreads(options.reference_raw, reference_fields, reference_path);
-  add_spreads(options.new_raw, new_fields, new_path);
+  const std::map<std::string, double> reference_spread = spreads(options.reference_raw, reference_fields, reference_path);
+  const std::map<std::string, double> new_spread = spreads(options.new_raw, new_fields, new_path);
 
   std::map<std::string, const Field*> new_by_name;
   for (const auto& [name, field] : new_fields) new_by_name[name] = &field;
-  for (const auto& [name, ref] : reference_fields) {
+  std::vector<const FieldList::value_type*> compared;  // measured on either side
+  for (const auto& field : reference_fields) {
+    const auto found = new_by_name.find(field.first);
+    if (field.second.measured || (found != new_by_name.end() && found->second->measured)) compared.push_back(&field);
+  }
+  // Every field with a spread is a test of "no change"; their joint false-alarm rate is held at
+  // kFamilyWiseError by testing each at kFamilyWiseError / count (Bonferroni).
+  const auto tests = std::count_if(compared.begin(), compared.end(), [&](const FieldList::value_type* field) {
+    return reference_spread.count(field->first) != 0 || new_spread.count(field->first) != 0;
+  });
+  const double z = two_sided_z(kFamilyWiseError / static_cast<double>(std::max<std::ptrdiff_t>(1, tests)));
+
+  for (const FieldList::value_type* field : compared) {
+    const std::string& name = field->first;
+    const Field& ref = field->second;
     const auto found = new_by_name.find(name);
-    const bool measured = ref.measured || (found != new_by_name.end() && found->second->measured);
-    if (!measured) continue;  // literature or assumed on both sides: nothing was measured
     MetricRow row;
     row.name = name;
     row.baseline = format_metric_value(ref.value) + (ref.measured ? "" : " (not measured)");
-    const auto known = spread.find(name);
-    const Tolerance fallback = Tolerance::relative(
-        known == spread.end() ? kFallbackTolerance : std::max(kMinimumTolerance, kSpreadMultiple * known->second));
-    const Tolerance tolerance = tolerance_for(name, options.tolerances, fallback);
-    row.tolerance = tolerance.text();
+    // A --tol rule wins; else the spread; else, where raw data were read but show no spread of
+    // the field (measured once), no tolerance; without raw data, kFallbackTolerance.
+    std::optional<Tolerance> tolerance = matching_tolerance(name, options.tolerances);
+    if (!tolerance) tolerance = default_tolerance(ref.value, z, reference_spread, new_spread, name);
+    if (!tolerance && !raw_found) tolerance = Tolerance::relative(kFallbackTolerance);
+    row.tolerance = tolerance ? tolerance->text() : "none";
     if (found == new_by_name.end() || (ref.measured && !found->second->measured)) {
       row.status = MetricRow::Status::missing;  // the reference measured it, the new profile did not
       if (found != new_by_name.end()) row.current = format_metric_value(found->second->value) + " (not measured)";
@@ -123,8 +168,10 @@ CheckReport compare_profiles(const std::string& new_path, const std::string& ref
     row.change = format_change(ref.value, value);
     if (value == ref.value) {
       row.status = MetricRow::Status::same;
+    } else if (!tolerance) {
+      row.status = MetricRow::Status::unchecked;
     } else {
-      row.status = tolerance.allows(ref.value, value) ? MetricRow::Status::within : MetricRow::Status::regressed;
+      row.status = tolerance->allows(ref.value, value) ? MetricRow::Status::within : MetricRow::Status::regressed;
     }
     report.rows.push_back(row);
   }

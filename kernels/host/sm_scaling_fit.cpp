@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "kernels/host/robust_stats.h"
+#include "kernels/host/slope_uncertainty.h"
 
 namespace sharesim::calib {
 
@@ -40,6 +41,11 @@ std::vector<ScalingCurve> fit_sm_scaling(const std::vector<ScalingPoint>& points
       y(r) = 1.0 / speed - 1.0;
     }
     curve.parallel_fraction = std::clamp(x.colPivHouseholderQr().solve(y)(0), 0.0, 1.0);
+    const std::vector<double> xs(x.data(), x.data() + rows);
+    const std::vector<double> ys(y.data(), y.data() + rows);
+    if (const auto u = slope_uncertainty(xs, ys, curve.parallel_fraction)) {
+      curve.parallel_fraction_standard_error = u->standard_error;
+    }
     double squares = 0;
     for (const auto& [sms, speed] : curve.speed) {
       const double predicted = 1.0 / ((1.0 - curve.parallel_fraction) +

@@ -4,6 +4,7 @@
 // not at all, e.g. DRAM-bound once a few SMs saturate the memory system).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct ScalingCurve {
   // the contention fit uses it as the stressor's SM demand.
   double sm_fraction_for_90_percent = 1.0;
   std::vector<std::pair<int, double>> speed;  // (granted SMs, speed relative to K), by SMs
+  // How well the points determine p: its standard error in the linearised fit below
+  // (slope_uncertainty.h); absent with fewer than two points other than K.
+  std::optional<double> parallel_fraction_standard_error;
 };
 
 // One curve per stressor, ordered by stressor name. Throws std::invalid_argument for a stressor

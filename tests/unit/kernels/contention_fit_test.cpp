@@ -67,6 +67,13 @@ TEST(ContentionFit, RecoversKnownInterferenceFactors) {
     EXPECT_NEAR(m.factor, factor.at(m.mode), 0.01);
     EXPECT_LT(m.rms_relative_error, 0.03);
     for (const auto& [stressor, f] : m.per_stressor) EXPECT_NEAR(f, factor.at(m.mode), 0.02) << stressor;
+    // 1% noise on each throughput: the ratios scatter by about 1% of ~0.5, and the factor, fitted
+    // over 13 points, is known to a fraction of that.
+    ASSERT_TRUE(m.factor_uncertainty.has_value());
+    EXPECT_GT(m.factor_uncertainty->residual_sd, 0.001);
+    EXPECT_LT(m.factor_uncertainty->residual_sd, 0.02);
+    EXPECT_LT(m.factor_uncertainty->standard_error, m.factor_uncertainty->residual_sd);
+    EXPECT_EQ(m.per_stressor_uncertainty.count("fma"), 1u);
   }
   EXPECT_EQ(fit.predictions.size(), 3u * 13u);
 }
@@ -83,6 +90,10 @@ TEST(ContentionFit, FactorPerVictimStressorWhenTheyDiffer) {
   EXPECT_NEAR(fit.modes[0].per_stressor.at("fma"), 1.0, 1e-9);
   EXPECT_NEAR(fit.modes[0].per_stressor.at("triad"), 0.7, 1e-9);
   EXPECT_GT(fit.modes[0].rms_relative_error, 0.1);  // one factor cannot fit both
+  // Each victim's factor fits its own points exactly; the mode's one factor leaves a scatter.
+  EXPECT_NEAR(fit.modes[0].per_stressor_uncertainty.at("triad").residual_sd, 0.0, 1e-9);
+  EXPECT_NEAR(fit.modes[0].per_stressor_uncertainty.at("fma").standard_error, 0.0, 1e-9);
+  EXPECT_GT(fit.modes[0].factor_uncertainty->standard_error, 0.05);
 }
 
 TEST(ContentionFit, MissingAloneOrDemandIsAnError) {
@@ -119,6 +130,13 @@ TEST(SmScalingFit, RecoversTheParallelFraction) {
   EXPECT_NEAR(curves[2].sm_fraction_for_90_percent, 44.0 / 132, 1e-12);
   EXPECT_DOUBLE_EQ(curves[0].sm_fraction_for_90_percent, 1.0);
   EXPECT_GT(curves[2].rms_relative_error, 0.05);  // Amdahl does not describe saturation well
+  // 0.5% noise: fma's p is known to better than 0.01; triad's saturation, which Amdahl does not
+  // describe, leaves its p less certain.
+  ASSERT_TRUE(curves[0].parallel_fraction_standard_error && curves[2].parallel_fraction_standard_error);
+  EXPECT_LT(*curves[0].parallel_fraction_standard_error, 0.01);
+  EXPECT_GT(*curves[2].parallel_fraction_standard_error, *curves[0].parallel_fraction_standard_error);
+  EXPECT_FALSE(
+      fit_sm_scaling({{"fma", 16, 16, 1.0}, {"fma", 132, 132, 8.0}})[0].parallel_fraction_standard_error.has_value());
   EXPECT_THROW(fit_sm_scaling({{"fma", 16, 16, 1.0}}), std::invalid_argument);
   EXPECT_THROW(fit_sm_scaling({{"fma", 16, 16, 0.0}, {"fma", 32, 32, 1.0}}), std::invalid_argument);
 }

@@ -199,6 +199,33 @@ TEST_F(RunCheckTest, ReportsJUnitAndMarkdown) {
       << markdown;
 }
 
+// A row without a tolerance (sharesim-calibrate compare's fields measured once) is reported in
+// every form, counted as skipped in JUnit, and is not a failure.
+TEST_F(RunCheckTest, AnUncheckedRowIsReportedNotFailed) {
+  CheckReport report;
+  report.suite = "s";
+  MetricRow r;
+  r.name = "corun_ratios.mps:fma+l2:l2";
+  r.baseline = "0.2";
+  r.current = "0.1";
+  r.change = "-50.00%";
+  r.tolerance = "none";
+  r.status = MetricRow::Status::unchecked;
+  report.rows.push_back(r);
+  EXPECT_EQ(report.failures(), 0u);
+  EXPECT_EQ(report.unchecked(), 1u);
+  const std::string xml = format_report_junit(report);
+  EXPECT_NE(xml.find("failures=\"0\" errors=\"0\" skipped=\"1\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<skipped message=\"corun_ratios.mps:fma+l2:l2 moved from 0.2 to 0.1 (-50.00%); no tolerance "
+                     "applies\"/>"),
+            std::string::npos)
+      << xml;
+  const std::string text = format_report_text(report);
+  EXPECT_NE(text.find("none  unchecked"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 metrics, 1 moved, 1 moved without a tolerance, 0 beyond tolerance: PASS"), std::string::npos)
+      << text;
+}
+
 TEST_F(RunCheckTest, JUnitEscapesXml) {
   CheckReport report;
   report.suite = "s";

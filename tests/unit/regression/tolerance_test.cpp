@@ -49,6 +49,8 @@ TEST(Tolerance, LastMatchingRuleWins) {
   EXPECT_EQ(tolerance_for("jobs.jct_s.p50", rules, Tolerance::exact()).text(), "10%");
   EXPECT_EQ(tolerance_for("jobs.wait_s.p95", rules, Tolerance::exact()).text(), "1");
   EXPECT_EQ(tolerance_for("gpus.count", rules, Tolerance::exact()).text(), "exact");
+  EXPECT_FALSE(matching_tolerance("gpus.count", rules).has_value());
+  EXPECT_EQ(matching_tolerance("jobs.wait_s.p95", rules)->text(), "1");
 }
 
 }  // namespace
