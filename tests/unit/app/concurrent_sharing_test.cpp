@@ -178,6 +178,15 @@ TEST(ConcurrentInterference, CalibrationTableInDocsMatchesARecomputation) {
   EXPECT_EQ(lines_found_in_validation_doc(report), 2 + 2 * 2 * 3 + 2 * 2);
 }
 
+// The same table on the co-runs measured again on 2026-11-26 (docs/validation.md, "The same on
+// the runs of 2026-11-26"): one H100 run, two H200 runs.
+TEST(ConcurrentInterference, RepeatCalibrationTableInDocsMatchesARecomputation) {
+  const std::string raw = kSourceDir + "/results/calibration/raw/";
+  const std::string report = calibration_validation_report(
+      {raw + "H100-80GB-20261126.json", raw + "H200-141GB-20261126-1.json", raw + "H200-141GB-20261126-2.json"});
+  EXPECT_EQ(lines_found_in_validation_doc(report), 2 + 3 * 2 * 3 + 3 * 2);
+}
+
 // The duty-cycle probe's table (raw files in the repository, so never skipped): every summary
 // row and every case, predicted by the timeslice and MPS policies.
 TEST(DutyCycleValidation, TableInDocsMatchesARecomputation) {
