@@ -15,7 +15,7 @@ struct MetricRow {
     regressed,  // moved beyond tolerance: a failure
     missing,    // in the baseline, not in the run: a failure
     added,      // in the run, not in the baseline: reported, not a failure
-    unchecked,  // moved, no tolerance applies (one measurement whose spread the data do not show): reported, not a failure
+    unchecked,  // moved, and no tolerance applies (a field measured once): reported, not a failure
   };
   std::string name;      // the metric's path
   std::string baseline;  // value as printed ("" when missing); samples: "mean ± sd (n)"

@@ -157,7 +157,8 @@ FitResult fit_profile(const RawData& raw, const std::string& raw_file, const Fit
             format("Amdahl fit speed(k) = 1/((1-p) + p*K/k), K = %d SMs; rms relative error %.3f", curve.reference_sms,
                    curve.rms_relative_error));
         if (curve.parallel_fraction_standard_error) {
-          result.spread["sm_scaling." + curve.stressor + "_parallel_fraction"] = *curve.parallel_fraction_standard_error;
+          result.spread["sm_scaling." + curve.stressor + "_parallel_fraction"] =
+              *curve.parallel_fraction_standard_error;
         }
         result.report.push_back(format("sm scaling       p = %.3f (rms error %.1f%%)", curve.parallel_fraction,
                                        100 * curve.rms_relative_error) +

@@ -127,7 +127,8 @@ CheckReport compare_profiles(const std::string& new_path, const std::string& ref
     raw_found = raw_found || !raw.empty();
     return raw.empty() ? std::map<std::string, double>{} : raw_spreads(raw, profile);
   };
-  const std::map<std::string, double> reference_spread = spreads(options.reference_raw, reference_fields, reference_path);
+  const std::map<std::string, double> reference_spread =
+      spreads(options.reference_raw, reference_fields, reference_path);
   const std::map<std::string, double> new_spread = spreads(options.new_raw, new_fields, new_path);
 
   std::map<std::string, const Field*> new_by_name;

@@ -92,9 +92,9 @@ TEST(ProfileCompare, ARepeatMeasurementOfTheSameGpuPasses) {
             .profile;
     profile["timeslice"]["switch_cost_ns"]["value"] =
         profile["timeslice"]["switch_cost_ns"]["value"].get<double>() * switch_scale;
-    const fs::path path = fs::temp_directory_path() /
-                          ("sharesim-repeat-" + which + "-" + std::to_string(::getpid()) + "-" +
-                           std::to_string(static_cast<int>(switch_scale * 10)) + ".json");
+    const fs::path path =
+        fs::temp_directory_path() / ("sharesim-repeat-" + which + "-" + std::to_string(::getpid()) + "-" +
+                                     std::to_string(static_cast<int>(switch_scale * 10)) + ".json");
     std::ofstream(path) << profile.dump(2);
     return path.string();
   };
