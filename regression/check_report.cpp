@@ -18,11 +18,16 @@ std::string markdown_cell(const std::string& text) {
   return out;
 }
 
-std::string failure_message(const MetricRow& row) {
-  if (row.status == MetricRow::Status::missing) return row.name + " is in the baseline but not in the run";
+// "jobs.completed moved from 10 to 9 (-10.00%)".
+std::string moved_text(const MetricRow& row) {
   std::string text = row.name + " moved from " + row.baseline + " to " + row.current;
   if (!row.change.empty()) text += " (" + row.change + ")";
-  text += ", tolerance " + row.tolerance;
+  return text;
+}
+
+std::string failure_message(const MetricRow& row) {
+  if (row.status == MetricRow::Status::missing) return row.name + " is in the baseline but not in the run";
+  std::string text = moved_text(row) + ", tolerance " + row.tolerance;
   if (!row.p_value.empty()) text += ", Welch p = " + row.p_value;
   return text;
 }
@@ -162,8 +167,8 @@ std::string format_report_junit(const CheckReport& report) {
   for (const MetricRow& r : report.rows) {
     out += "    <testcase classname=\"" + xml_escaped(report.suite) + "\" name=\"" + xml_escaped(r.name) + "\"";
     if (r.status == MetricRow::Status::unchecked) {
-      out += ">\n      <skipped message=\"" + xml_escaped(r.name + " moved from " + r.baseline + " to " + r.current) +
-             " (" + r.change + "); no tolerance applies\"/>\n    </testcase>\n";
+      out += ">\n      <skipped message=\"" + xml_escaped(moved_text(r) + "; no tolerance applies") +
+             "\"/>\n    </testcase>\n";
       continue;
     }
     if (!r.failed()) {
