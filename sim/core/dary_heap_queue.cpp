@@ -19,6 +19,7 @@ std::uint32_t DaryHeapQueue<Arity>::take_slot() {
 
 template <unsigned Arity>
 EventId DaryHeapQueue<Arity>::push(SimTime time, EventHandler* handler, std::uint32_t arg) {
+  if (handler == nullptr) throw std::logic_error("event queue: no handler");
   if (next_sequence_ > kMaxSequence) throw std::length_error("event queue: sequence space exhausted");
   const std::uint32_t slot = take_slot();
   Payload& payload = slab_[slot];

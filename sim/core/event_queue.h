@@ -15,6 +15,11 @@ class EventHandler {
  public:
   virtual ~EventHandler() = default;
   virtual void on_event(std::uint32_t arg) = 0;
+  // The event (this, arg) is probably the next to run: a handler may prefetch what on_event
+  // will read first. A hint only: it changes no state, and the guess may be wrong (the event
+  // cancelled meanwhile). Simulator::run calls it before the event in hand runs, so the cache
+  // miss overlaps that work.
+  virtual void prefetch(std::uint32_t /*arg*/) const {}
 };
 
 // Handle for cancellation: slab slot plus the generation the slot had when scheduled.
@@ -33,7 +38,8 @@ struct ScheduledEvent {
 class EventQueue {
  public:
   virtual ~EventQueue() = default;
-  // Events at equal times come out in the order they were pushed.
+  // Events at equal times come out in the order they were pushed. `handler` may not be null
+  // (std::logic_error): the radix heap marks a cancelled event by clearing its handler.
   virtual EventId push(SimTime time, EventHandler* handler, std::uint32_t arg) = 0;
   // O(1): marks the event dead; returns false when it already ran or was cancelled.
   virtual bool cancel(EventId id) = 0;
@@ -44,6 +50,10 @@ class EventQueue {
   // pop() if the earliest live event's time is <= limit; false (nothing removed) otherwise.
   virtual bool pop_until(SimTime limit, ScheduledEvent& out) { return peek_time() <= limit && pop(out); }
   virtual std::size_t size() const = 0;  // live events
+  // A guess at the next event to pop, found without moving anything, for prefetching; false
+  // when the queue has no cheap guess. It may be wrong (a cancelled event, or an event pushed
+  // later that runs first); nothing may depend on it but speed.
+  virtual bool next_hint(ScheduledEvent& /*out*/) const { return false; }
 };
 
 std::unique_ptr<EventQueue> make_default_event_queue();

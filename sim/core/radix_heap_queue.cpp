@@ -13,28 +13,34 @@ std::uint32_t RadixHeapQueue::take_slot() {
     free_slots_.pop_back();
     return slot;
   }
-  if (slot_generation_.size() > kSlotMask) throw std::length_error("event queue: more than 2^28 pending events");
-  slot_generation_.push_back(0);
-  return static_cast<std::uint32_t>(slot_generation_.size() - 1);
+  if (slots_.size() > kSlotMask) throw std::length_error("event queue: more than 2^28 pending events");
+  slots_.emplace_back();
+  return static_cast<std::uint32_t>(slots_.size() - 1);
 }
 
 EventId RadixHeapQueue::push(SimTime time, EventHandler* handler, std::uint32_t arg) {
   if (time < 0) throw std::logic_error("event queue: negative time");
+  if (handler == nullptr) throw std::logic_error("event queue: no handler");
   if (next_sequence_ > kMaxSequence) throw std::length_error("event queue: sequence space exhausted");
   const std::uint32_t slot = take_slot();
-  const std::uint32_t generation = slot_generation_[slot];
-  const Key key{time, (next_sequence_++ << kSlotBits) | slot, handler, arg, generation};
+  Slot& entry = slots_[slot];
+  entry.handler = handler;
+  entry.arg = arg;
+  const Key key{time, (next_sequence_++ << kSlotBits) | slot};
   if (time < minimum_) rebuild(time);
   place(key);
   ++live_;
-  return EventId{slot, generation};
+  return EventId{slot, entry.generation};
 }
 
 bool RadixHeapQueue::cancel(EventId id) {
   // A slot is reused only after its key left the buckets, so a matching generation means
   // the event is still pending.
-  if (id.slot >= slot_generation_.size() || slot_generation_[id.slot] != id.generation) return false;
-  ++slot_generation_[id.slot];  // the key stays in its bucket, dead; its slot is freed when it surfaces
+  if (id.slot >= slots_.size()) return false;
+  Slot& entry = slots_[id.slot];
+  if (entry.handler == nullptr || entry.generation != id.generation) return false;
+  entry.handler = nullptr;  // the key stays in its bucket, dead; its slot is freed when it surfaces
+  ++entry.generation;
   --live_;
   ++dead_;
   // Dead keys are dropped when met; if they pile up, sweep them out.
@@ -92,11 +98,43 @@ bool RadixHeapQueue::pop_until(SimTime limit, ScheduledEvent& out) {
 // Precondition: refill_bucket_zero() returned true (the head of bucket zero is live).
 void RadixHeapQueue::pop_bucket_zero_head(ScheduledEvent& out) {
   const Key key = buckets_[kZero][bucket_zero_head_++];
-  const auto slot = static_cast<std::uint32_t>(key.seq_slot & kSlotMask);
-  out = ScheduledEvent{key.time, key.handler, key.arg};
-  ++slot_generation_[slot];
+  const std::uint32_t slot = slot_of(key);
+  Slot& entry = slots_[slot];
+  out = ScheduledEvent{key.time, entry.handler, entry.arg};
+  ++entry.generation;
   free_slots_.push_back(slot);
   --live_;
+}
+
+bool RadixHeapQueue::next_hint(ScheduledEvent& out) const {
+  const std::vector<Key>& zero = buckets_[kZero];
+  const Key* next = nullptr;
+  if (bucket_zero_head_ < zero.size()) {
+    next = &zero[bucket_zero_head_];
+  } else if (level_mask_ != 0) {
+    // The least key of the lowest bucket; found only where that bucket is short, as it is
+    // when events are sparse in time (a cluster's arrivals and completions), the case where a
+    // prefetch has a whole event's work to hide behind.
+    constexpr std::size_t kScanned = 4;
+    const auto level = static_cast<std::size_t>(std::countr_zero(level_mask_));
+    const auto& words = digit_mask_[level];
+    std::size_t word = 0;
+    while (words[word] == 0) ++word;
+    const std::size_t bucket = level * kDigits + word * 64 + static_cast<std::size_t>(std::countr_zero(words[word]));
+    const std::vector<Key>& keys = buckets_[bucket];
+    if (keys.size() > kScanned) return false;
+    for (const Key& key : keys) {
+      if (key.time == bucket_min_[bucket]) {
+        next = &key;
+        break;
+      }
+    }
+  }
+  if (next == nullptr) return false;
+  const Slot& slot = slots_[slot_of(*next)];
+  if (slot.handler == nullptr) return false;
+  out = ScheduledEvent{next->time, slot.handler, slot.arg};
+  return true;
 }
 
 SimTime RadixHeapQueue::peek_time() { return refill_bucket_zero() ? minimum_ : kTimeNever; }

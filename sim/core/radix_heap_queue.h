@@ -32,6 +32,7 @@ class RadixHeapQueue final : public EventQueue {
   SimTime peek_time() override;
   bool pop_until(SimTime limit, ScheduledEvent& out) override;
   std::size_t size() const override { return live_; }
+  bool next_hint(ScheduledEvent& out) const override;
 
  private:
   static constexpr unsigned kSlotBits = 28;
@@ -41,15 +42,23 @@ class RadixHeapQueue final : public EventQueue {
   static constexpr std::size_t kDigits = std::size_t{1} << kDigitBits;        // buckets per level
   static constexpr std::size_t kLevels = (64 + kDigitBits - 1) / kDigitBits;  // 11
 
-  // Keys carry the whole event (32 bytes), so popping one touches no other memory except
-  // the 4-byte generation of its slot, the one random access per event.
+  // A key is 16 bytes: its time and sequence-and-slot, all a move between buckets copies (a key
+  // moves once per digit position it differs in, so the bytes moved are most of the work once
+  // the pending set outgrows the caches; with the handler and argument in the key, 32 bytes, a
+  // hold at 1e6 pending took 1.4 times as long: docs/ci.md, 2026-11-26). The rest of the event
+  // sits in its slot, read once when the event runs.
   struct Key {
     SimTime time;
     std::uint64_t seq_slot;  // sequence in the high 36 bits, slot in the low 28
-    EventHandler* handler;
-    std::uint32_t arg;
-    std::uint32_t generation;  // equal to slot_generation_[slot] while the event is live
   };
+  struct Slot {
+    // Null once the event is cancelled: a slot is reused only after its key left the buckets,
+    // so its key is live while its handler is set.
+    EventHandler* handler = nullptr;
+    std::uint32_t arg = 0;
+    std::uint32_t generation = 0;  // bumped when the slot's event runs or is cancelled
+  };
+  static std::uint32_t slot_of(const Key& key) { return static_cast<std::uint32_t>(key.seq_slot & kSlotMask); }
 
   // Index into buckets_ (level * kDigits + digit), or kZero for a key equal to minimum_.
   std::size_t bucket_of(SimTime time) const {
@@ -71,9 +80,8 @@ class RadixHeapQueue final : public EventQueue {
   // M/M/8 run's cycles (perf annotate).
   // Each bucket's least key is kept as keys arrive, so a refill reads its source bucket once
   // (moving the keys), not twice. A key that reaches level 0 runs within 64 ns of simulated
-  // time, a few pops away: the generation of its slot (the one random access per event, in
-  // pop) is prefetched then, so that access finds the cache line there (issue 16: hold at 1e6
-  // pending).
+  // time, a few pops away: its slot (the one random access per event, in pop) is prefetched
+  // then, so that access finds the cache line there (issue 16: hold at 1e6 pending).
   void place(const Key& key) {
     const std::size_t bucket = bucket_of(key.time);
     buckets_[bucket].push_back(key);
@@ -83,11 +91,11 @@ class RadixHeapQueue final : public EventQueue {
       level_mask_ |= std::uint64_t{1} << level;
       digit_mask_[level][digit / 64] |= std::uint64_t{1} << (digit % 64);
       bucket_min_[bucket] = std::min(bucket_min_[bucket], key.time);
-      if (level == 0) __builtin_prefetch(&slot_generation_[key.seq_slot & kSlotMask], 1);
+      if (level == 0) __builtin_prefetch(&slots_[slot_of(key)], 1);
     }
   }
-  bool live(const Key& key) const { return slot_generation_[key.seq_slot & kSlotMask] == key.generation; }
-  void release_dead(const Key& key) { free_slots_.push_back(static_cast<std::uint32_t>(key.seq_slot & kSlotMask)); }
+  bool live(const Key& key) const { return slots_[slot_of(key)].handler != nullptr; }
+  void release_dead(const Key& key) { free_slots_.push_back(slot_of(key)); }
   // Makes bucket 0 hold the live minimum keys; false when no live key is left.
   bool refill_bucket_zero();
   void rebuild(SimTime new_minimum);
@@ -102,7 +110,7 @@ class RadixHeapQueue final : public EventQueue {
   std::array<std::array<std::uint64_t, kMaskWords>, kLevels> digit_mask_{};
   std::size_t bucket_zero_head_ = 0;  // next unread key of bucket zero
   SimTime minimum_ = 0;
-  std::vector<std::uint32_t> slot_generation_;  // bumped when the slot's event runs or is cancelled
+  std::vector<Slot> slots_;  // indexed by a key's slot
   std::vector<std::uint32_t> free_slots_;
   std::uint64_t next_sequence_ = 0;
   std::size_t live_ = 0;

@@ -33,6 +33,12 @@ void Simulator::run(SimTime until) {
     SHARESIM_ASSERT(event.time >= now_, "the event queue handed back an event before the current time");
     now_ = event.time;
     ++events_processed_;
+    // With few events pending, few things are in flight and their data stays in the caches: the
+    // hint cost more than it saved (about 7% of e2e/MM8-1M-jobs, 9 events pending). With
+    // thousands pending it took 7-16% off e2e/1M-jobs-10k-gpus (docs/ci.md, 2026-11-26).
+    if (ScheduledEvent next; queue_->size() > kPrefetchPending && queue_->next_hint(next)) {
+      next.handler->prefetch(next.arg);
+    }
     event.handler->on_event(event.arg);
     if (progress_every_ != 0 && events_processed_ % progress_every_ == 0) progress_hook_(now_);
   }

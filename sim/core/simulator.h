@@ -35,6 +35,9 @@ class Simulator {
   void set_progress_hook(std::function<void(SimTime)> hook, std::uint64_t every_events);
 
  private:
+  // Pending events above which run() asks the queue for the next event and lets its handler
+  // prefetch (EventHandler::prefetch).
+  static constexpr std::size_t kPrefetchPending = 1024;
   std::unique_ptr<EventQueue> queue_;
   SimTime now_ = 0;
   std::uint64_t events_processed_ = 0;

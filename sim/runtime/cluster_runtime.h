@@ -130,6 +130,14 @@ class ClusterRuntime {
   std::string explain_pending(const JobSpec& job) const;
 
  private:
+  // The job's record, whose cache lines a completion reads first (a million records do not fit
+  // in the caches).
+  void prefetch_job(std::uint32_t job) const {
+    if (job >= jobs_.size()) return;
+    const auto* record = reinterpret_cast<const char*>(&jobs_[job]);
+    __builtin_prefetch(record);
+    __builtin_prefetch(record + sizeof(JobRecord) - 1);
+  }
   struct ArrivalHandler : EventHandler {
     ClusterRuntime* runtime = nullptr;
     void on_event(std::uint32_t source) override { runtime->on_arrival(static_cast<std::size_t>(source)); }
@@ -137,6 +145,7 @@ class ClusterRuntime {
   struct CompletionHandler : EventHandler {
     ClusterRuntime* runtime = nullptr;
     void on_event(std::uint32_t job) override { runtime->on_completion(job); }
+    void prefetch(std::uint32_t job) const override { runtime->prefetch_job(job); }
   };
   struct FaultHandler : EventHandler {
     ClusterRuntime* runtime = nullptr;

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
+#include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "sim/core/dary_heap_queue.h"
@@ -73,6 +76,65 @@ TYPED_TEST(EventQueueTest, CancelledEventsNeverRunAndStaleHandlesAreRejected) {
   EXPECT_EQ(queue.size(), 1u);
   EXPECT_TRUE(queue.cancel(fresh));
   EXPECT_EQ(queue.peek_time(), kTimeNever);
+}
+
+TYPED_TEST(EventQueueTest, ANullHandlerIsRefusedAndLeavesTheQueueAsItWas) {
+  TypeParam queue;
+  Recorder r;
+  queue.push(5, &r, 1);
+  EXPECT_THROW(queue.push(3, nullptr, 2), std::logic_error);
+  EXPECT_EQ(queue.size(), 1u);
+  EXPECT_EQ(drain(queue), std::vector<std::uint64_t>{1});
+}
+
+// next_hint() is a guess for prefetching: when it names an event, that is the next one popped
+// (times here are distinct, so no tie can reorder them), and asking never changes the order.
+TYPED_TEST(EventQueueTest, NextHintNamesTheNextEventAndChangesNothing) {
+  TypeParam hinted;
+  TypeParam plain;
+  Recorder r;
+  RandomStream rng(11);
+  SimTime now = 0;
+  std::uint32_t next_id = 0;
+  std::vector<EventId> ids;
+  std::set<SimTime> used;
+  const auto push_both = [&](SimTime t) {
+    while (!used.insert(t).second) ++t;
+    ids.push_back(hinted.push(t, &r, next_id));
+    plain.push(t, &r, next_id++);
+  };
+  for (int i = 0; i < 50; ++i) push_both(static_cast<SimTime>(i) * 1'000'003 + 7);
+  std::size_t hints = 0;
+  for (int step = 0; step < 5'000; ++step) {
+    if (step % 7 == 0) {
+      const EventId id = ids[rng.uniform_index(ids.size())];
+      EXPECT_EQ(hinted.cancel(id), plain.cancel(id));
+    }
+    ScheduledEvent hint;
+    const bool has_hint = hinted.next_hint(hint);
+    ScheduledEvent a;
+    ScheduledEvent b;
+    const bool popped = hinted.pop(a);
+    ASSERT_EQ(popped, plain.pop(b));
+    if (!popped) break;
+    ASSERT_EQ(a.time, b.time);
+    ASSERT_EQ(a.arg, b.arg);
+    if (has_hint) {
+      ++hints;
+      EXPECT_EQ(hint.time, a.time);
+      EXPECT_EQ(hint.arg, a.arg);
+      EXPECT_EQ(hint.handler, a.handler);
+    }
+    now = a.time;
+    // Distinct times, sparse (a cluster's arrivals and completions) or dense.
+    const SimTime gap = step % 2 == 0 ? 1 + static_cast<SimTime>(rng.uniform_index(1'000'000'000)) : 1;
+    push_both(now + gap);
+  }
+  if constexpr (std::is_same_v<TypeParam, RadixHeapQueue>) {
+    EXPECT_GT(hints, 1'000u);  // the radix heap has a cheap guess most of the time
+  } else {
+    EXPECT_EQ(hints, 0u);  // the d-ary heaps offer none
+  }
 }
 
 TYPED_TEST(EventQueueTest, CompactionKeepsOrderAfterMassCancellation) {
@@ -153,6 +215,40 @@ TEST(Simulator, RunStopsAtUntilAndAdvancesClock) {
   sim.run();
   EXPECT_EQ(chain.times.size(), 101u);
   EXPECT_EQ(sim.now(), 1000);
+}
+
+// With many events pending, run() lets the handler of the event expected next prefetch; the
+// guess is right here (distinct times, nothing pushed), and it changes nothing that runs.
+struct PrefetchRecorder : EventHandler {
+  std::vector<std::uint32_t> ran;
+  std::vector<std::uint32_t> prefetched_before;  // per event run: what was prefetched just before, or -1
+  mutable std::uint32_t last_prefetch = UINT32_MAX;
+  void on_event(std::uint32_t arg) override {
+    ran.push_back(arg);
+    prefetched_before.push_back(last_prefetch);
+    last_prefetch = UINT32_MAX;
+  }
+  void prefetch(std::uint32_t arg) const override { last_prefetch = arg; }
+};
+
+TEST(Simulator, RunLetsTheNextEventsHandlerPrefetchOnlyWhenManyArePending) {
+  Simulator sim;
+  PrefetchRecorder handler;
+  constexpr std::uint32_t kEvents = 3000;
+  for (std::uint32_t i = 0; i < kEvents; ++i) sim.schedule_at(static_cast<SimTime>(i) * 1'000'003, handler, i);
+  sim.run();
+  ASSERT_EQ(handler.ran.size(), kEvents);
+  std::size_t prefetched = 0;
+  for (std::uint32_t i = 0; i < kEvents; ++i) {
+    EXPECT_EQ(handler.ran[i], i);
+    if (handler.prefetched_before[i] == UINT32_MAX) continue;
+    ++prefetched;
+    // The prefetch before event i named event i + 1.
+    EXPECT_EQ(handler.prefetched_before[i], i + 1) << i;
+  }
+  // Asked while more than 1,024 events were pending: about the first 2,000 events.
+  EXPECT_GT(prefetched, 1'500u);
+  EXPECT_EQ(handler.prefetched_before.back(), UINT32_MAX);
 }
 
 TEST(Simulator, RefusesEventsInThePast) {
