@@ -34,7 +34,7 @@ void Simulator::run(SimTime until) {
     now_ = event.time;
     ++events_processed_;
     // With few events pending, few things are in flight and their data stays in the caches: the
-    // hint cost more than it saved (about 7% of e2e/MM8-1M-jobs, 9 events pending). With
+    // hint cost more than it saved (about 7% of e2e/MM8-1M-jobs: 8 GPUs, a handful pending). With
     // thousands pending it took 7-16% off e2e/1M-jobs-10k-gpus (docs/ci.md, 2026-11-26).
     if (ScheduledEvent next; queue_->size() > kPrefetchPending && queue_->next_hint(next)) {
       next.handler->prefetch(next.arg);
