@@ -61,20 +61,19 @@ bool RadixHeapQueue::refill_bucket_zero() {
     zero.clear();
     bucket_zero_head_ = 0;
     if (level_mask_ == 0) return false;
-    const auto level = static_cast<std::size_t>(std::countr_zero(level_mask_));
+    const std::size_t bucket = lowest_bucket();
+    const std::size_t level = bucket / kDigits;
+    const std::size_t digit = bucket % kDigits;
     auto& words = digit_mask_[level];
-    std::size_t word = 0;
-    while (words[word] == 0) ++word;
-    const auto digit = word * 64 + static_cast<std::size_t>(std::countr_zero(words[word]));
-    std::vector<Key>& source = buckets_[level * kDigits + digit];
-    words[word] &= ~(std::uint64_t{1} << (digit % 64));
+    std::vector<Key>& source = buckets_[bucket];
+    words[digit / 64] &= ~(std::uint64_t{1} << (digit % 64));
     bool level_empty = true;
     for (std::uint64_t w : words) level_empty = level_empty && w == 0;
     if (level_empty) level_mask_ &= ~(std::uint64_t{1} << level);
     // Liveness is not looked up here (that would be a random slab access per key): dead keys
     // move along and are dropped when they surface in bucket 0.
-    minimum_ = bucket_min_[level * kDigits + digit];
-    bucket_min_[level * kDigits + digit] = kTimeNever;
+    minimum_ = bucket_min_[bucket];
+    bucket_min_[bucket] = kTimeNever;
     for (const Key& key : source) place(key);  // strictly lower: shares more high bits with the new minimum
     source.clear();
     if (zero.size() > 1) {
@@ -116,11 +115,7 @@ bool RadixHeapQueue::next_hint(ScheduledEvent& out) const {
     // when events are sparse in time (a cluster's arrivals and completions), the case where a
     // prefetch has a whole event's work to hide behind.
     constexpr std::size_t kScanned = 4;
-    const auto level = static_cast<std::size_t>(std::countr_zero(level_mask_));
-    const auto& words = digit_mask_[level];
-    std::size_t word = 0;
-    while (words[word] == 0) ++word;
-    const std::size_t bucket = level * kDigits + word * 64 + static_cast<std::size_t>(std::countr_zero(words[word]));
+    const std::size_t bucket = lowest_bucket();
     const std::vector<Key>& keys = buckets_[bucket];
     if (keys.size() > kScanned) return false;
     for (const Key& key : keys) {

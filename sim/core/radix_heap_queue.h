@@ -94,6 +94,14 @@ class RadixHeapQueue final : public EventQueue {
       if (level == 0) __builtin_prefetch(&slots_[slot_of(key)], 1);
     }
   }
+  // The lowest non-empty bucket other than bucket zero. Precondition: level_mask_ != 0.
+  std::size_t lowest_bucket() const {
+    const auto level = static_cast<std::size_t>(std::countr_zero(level_mask_));
+    const auto& words = digit_mask_[level];
+    std::size_t word = 0;
+    while (words[word] == 0) ++word;
+    return level * kDigits + word * 64 + static_cast<std::size_t>(std::countr_zero(words[word]));
+  }
   bool live(const Key& key) const { return slots_[slot_of(key)].handler != nullptr; }
   void release_dead(const Key& key) { free_slots_.push_back(slot_of(key)); }
   // Makes bucket 0 hold the live minimum keys; false when no live key is left.
