@@ -46,8 +46,8 @@ struct ModeFit {
   double rms_relative_error = 0;               // of the one-factor model
   std::size_t points = 0;
   // How well the points determine the factors (slope_uncertainty.h); absent where a factor rests
-  // on fewer than two points. `scatter` is the SD of a victim's measured ratios around its own
-  // factor times the share: what one co-run measurement of that victim in this mode may vary by.
+  // on fewer than two points. `sharesim-calibrate compare` takes its tolerances of the factors
+  // from their standard errors.
   std::optional<SlopeUncertainty> factor_uncertainty;
   std::map<std::string, SlopeUncertainty> per_stressor_uncertainty;
 };

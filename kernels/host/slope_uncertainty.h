@@ -2,7 +2,7 @@
 // squares: the residuals' standard deviation and the slope's standard error (any regression
 // text, e.g. Draper & Smith, "Applied Regression Analysis", 3rd ed., section 3.3, with one
 // coefficient: n - 1 degrees of freedom). `sharesim-calibrate compare` takes its tolerances of
-// fitted coefficients and of single co-run measurements from them.
+// fitted coefficients from the standard error.
 #pragma once
 
 #include <optional>
