@@ -176,6 +176,21 @@ TEST(Scheduler, GangOfTwoOnOneGpuIsTwoResidentsAndReleasesWhole) {
   EXPECT_EQ(cluster.node(0).cpu_allocated, 1000);
 }
 
+// Placement scans a node's GPUs and a job's start and end each read a GPU of thousands: the
+// fields they read first share one cache line (docs/ci.md, issue 16: simulated cache misses on
+// 100,000 GPUs). A reordering that spreads them out fails here rather than only in a benchmark.
+TEST(GpuLayout, WhatPlacementAndAJobsEndReadFirstFillsOneCacheLine) {
+  static_assert(alignof(Gpu) == 64);
+  const Gpu gpu;
+  const auto* start = reinterpret_cast<const char*>(&gpu);
+  const auto end_of = [start](const auto& field) { return reinterpret_cast<const char*>(&field + 1) - start; };
+  EXPECT_LE(end_of(gpu.residents), 64);
+  EXPECT_LE(end_of(gpu.sharing), 64);
+  EXPECT_LE(end_of(gpu.resource_count), 64);
+  EXPECT_LE(end_of(gpu.index), 64);
+  EXPECT_LE(end_of(gpu.resources[0]), 64);
+}
+
 #if SHARESIM_ASSERTS_ENABLED
 TEST(SchedulerDeathTest, ReleasingUnitsNeverAllocatedIsAnInvariantFailure) {
   Cluster cluster = make_stub_cluster(1, 1, 2, 4);
