@@ -35,7 +35,8 @@ void Simulator::run(SimTime until) {
     ++events_processed_;
     // With few events pending, few things are in flight and their data stays in the caches: the
     // hint cost more than it saved (about 7% of e2e/MM8-1M-jobs: 8 GPUs, a handful pending). With
-    // thousands pending it took 7-16% off e2e/1M-jobs-10k-gpus (docs/ci.md, 2026-11-26).
+    // thousands pending its own gain is not shown yet: e2e/1M-jobs-10k-gpus with and without it
+    // gave medians of 2345 and 2342 ms (docs/ci.md, 2026-11-26, 4 alternating runs).
     if (ScheduledEvent next; queue_->size() > kPrefetchPending && queue_->next_hint(next)) {
       next.handler->prefetch(next.arg);
     }
