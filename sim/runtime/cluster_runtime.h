@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "sim/cluster/cluster.h"
+#include "sim/core/prefault_ahead.h"
 #include "sim/core/random_stream.h"
 #include "sim/core/simulator.h"
 #include "sim/runtime/fluid_progress.h"
@@ -247,6 +248,11 @@ class ClusterRuntime {
   std::vector<JobRecord> jobs_;
   std::vector<PodPlacement> pods_;
   std::vector<DeviceAllocation> devices_;
+  // Declared after jobs_, so it stops before the table is freed.
+  PrefaultAhead jobs_prefault_;
+  static constexpr std::size_t kPrefaultMinJobs = std::size_t{1} << 16;
+  // 16 MiB of records, about 0.2 s of a million-job run: the thread's 2 MiB steps stay ahead.
+  static constexpr std::size_t kPrefaultLeadJobs = std::size_t{1} << 17;
   std::vector<GpuState> gpu_state_;
   GpuUsageListener* gpu_usage_listener_ = nullptr;
   std::vector<std::string> failure_reasons_;
