@@ -35,8 +35,9 @@ void Simulator::run(SimTime until) {
     ++events_processed_;
     // With few events pending, few things are in flight and their data stays in the caches: the
     // hint cost more than it saved (about 7% of e2e/MM8-1M-jobs: 8 GPUs, a handful pending). With
-    // thousands pending its own gain is not shown yet: e2e/1M-jobs-10k-gpus with and without it
-    // gave medians of 2345 and 2342 ms (docs/ci.md, 2026-11-26, 4 alternating runs).
+    // thousands pending: 1M jobs on 10,000 GPUs were faster with it in 7 of 8 alternating pairs
+    // (medians 2.17 and 2.46 s); an earlier 4 runs and 3M jobs on 100,000 GPUs showed no gain
+    // (docs/ci.md, 2026-11-26 and -27).
     if (ScheduledEvent next; queue_->size() > kPrefetchPending && queue_->next_hint(next)) {
       next.handler->prefetch(next.arg);
     }
