@@ -33,20 +33,21 @@ struct GpuResource {
 };
 
 // Placement scans a node's GPUs, and a job's start and end each read a GPU of thousands, most
-// likely not in the caches: what they read first (the residents, the policy, the index and the
-// device resource) fills the first cache line (issue 16, docs/ci.md: on 100,000 GPUs, the
-// simulated cache misses of a run fell by a tenth; tested by GpuLayout.*).
+// likely not in the caches: what they read first (the residents, the policy, whether it is
+// draining, the index and the device resource) fills the first cache line (issue 16,
+// docs/ci.md: on 100,000 GPUs, the simulated cache misses of a run fell by a tenth; tested by
+// GpuLayout.*).
 struct alignas(64) Gpu {
   std::vector<Resident> residents;
   std::unique_ptr<GpuSharing> sharing;
-  std::uint32_t resource_count = 0;
-  std::uint32_t index = 0;  // cluster-wide
+  std::uint16_t resource_count = 0;  // at most kMaxResources
+  bool draining = false;             // takes no new pods: it is being emptied to be repartitioned
+  std::uint32_t index = 0;           // cluster-wide
   // What sharing->advertise() said, held inline: placement reads it for every candidate GPU.
   static constexpr std::size_t kMaxResources = 8;
   std::array<GpuResource, kMaxResources> resources{};
   std::uint32_t node = 0;
   std::uint32_t local_index = 0;  // index within its node
-  bool draining = false;          // takes no new pods: it is being emptied to be repartitioned
   const GpuModel* model = nullptr;
 
   // The advertised entry of `resource`, nullptr when this GPU does not offer it.

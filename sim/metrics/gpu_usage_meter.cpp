@@ -56,6 +56,13 @@ void GpuUsageMeter::gpu_changed(const Gpu& gpu, SimTime now, const GpuState& sta
   track_span(state.busy, now, window, usage.busy_since, usage.busy_ns, usage.in_window.busy_ns);
 }
 
+void GpuUsageMeter::prefetch(std::uint32_t gpu) const {
+  // gpu_changed() reads and writes the whole record, which spans several cache lines.
+  const auto* record = reinterpret_cast<const char*>(&usage_[gpu]);
+  for (std::size_t offset = 0; offset < sizeof(GpuUsage); offset += 64) __builtin_prefetch(record + offset, 1);
+  __builtin_prefetch(record + sizeof(GpuUsage) - 1, 1);
+}
+
 void GpuUsageMeter::context_switched(std::uint32_t gpu, SimTime now) {
   usage_[gpu].context_switches += 1;
   if (runtime_.measurement_window().contains(now)) usage_[gpu].in_window.context_switches += 1;

@@ -61,6 +61,7 @@ class GpuUsageMeter final : public GpuUsageListener {
   const std::vector<GpuUsage>& usage() const { return usage_; }
 
   void gpu_changed(const Gpu& gpu, SimTime now, const GpuState& state, const MeasurementWindow& window) override;
+  void prefetch(std::uint32_t gpu) const override;
   void job_started_on(std::uint32_t gpu) override { ++usage_[gpu].jobs_started; }
   void context_switched(std::uint32_t gpu, SimTime now) override;
   void repartitioned(std::uint32_t gpu, SimTime drain_start, SimTime reconfigure_start, SimTime now) override;

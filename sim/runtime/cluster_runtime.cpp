@@ -93,6 +93,7 @@ void ClusterRuntime::start() {
   if (jobs_.capacity() >= kPrefaultMinJobs) {
     jobs_prefault_.start(jobs_.data(), sizeof(JobRecord), jobs_.capacity(), kPrefaultLeadJobs);
   }
+  prefetch_placements_ = cluster_.gpus().size() >= kPrefetchMinGpus;
   for (std::size_t s = 0; s < sources_.size(); ++s) pull_next_arrival(s);
   schedule_next_arrival();
 }
@@ -146,6 +147,10 @@ bool ClusterRuntime::try_start(std::uint32_t job, std::optional<std::uint32_t> n
   rec.rate = 0;
   rec.first_pod = first_pod;
   rec.pod_count = static_cast<std::uint32_t>(pods_.size() - first_pod);
+  // The pods of a job share its shape: the first holds a device if any does.
+  const PodPlacement& first = pods_[first_pod];
+  rec.first_device = first.first_device;
+  rec.first_gpu = first.device_count > 0 ? devices_[first.first_device].gpu : JobRecord::kNoGpu;
   ++counters_.running;
   if (preemption_) {
     if (rec.restarts > 0) run_start_[job] = sim_.now();
@@ -216,7 +221,8 @@ bool ClusterRuntime::try_start(std::uint32_t job, std::optional<std::uint32_t> n
     const double delay = fault_stream_.exponential(static_cast<double>(fault_mtbf_));
     const SimTime room = kTimeNever - sim_.now();
     const SimTime at = delay >= static_cast<double>(room) ? kTimeNever : sim_.now() + static_cast<SimTime>(delay);
-    jobs_[job].fault = sim_.schedule_at(at, fault_handler_, job);
+    if (faults_.size() <= job) faults_.resize(std::size_t{job} + 1);
+    faults_[job] = sim_.schedule_at(at, fault_handler_, job);
   }
   return true;
 }
@@ -244,12 +250,11 @@ void ClusterRuntime::apply_casualties(const Gpu& gpu, const Casualties& casualti
 }
 
 void ClusterRuntime::on_fault(std::uint32_t job) {
-  JobRecord& rec = jobs_[job];
-  rec.fault = EventId{};
+  const JobRecord& rec = jobs_[job];
+  faults_[job] = EventId{};
   if (rec.state != JobState::Running) return;
   // The fault hits the job's first GPU; its policy decides who dies with it.
-  const DeviceAllocation& device = devices_[pods_[rec.first_pod].first_device];
-  const Gpu& gpu = cluster_.gpu(device.gpu);
+  const Gpu& gpu = cluster_.gpu(rec.first_gpu);
   std::size_t index = 0;
   while (gpu.residents[index].task != job) ++index;
   casualties_scratch_.clear();
@@ -257,6 +262,21 @@ void ClusterRuntime::on_fault(std::uint32_t job) {
   const Casualties casualties = casualties_scratch_;
   apply_casualties(gpu, casualties, job);
   schedule_pending();
+}
+
+void ClusterRuntime::cancel_fault(std::uint32_t job) {
+  if (job >= faults_.size()) return;
+  sim_.cancel(faults_[job]);
+  faults_[job] = EventId{};
+}
+
+void ClusterRuntime::prefetch_placement(const JobRecord& rec) const {
+  if (rec.first_gpu == JobRecord::kNoGpu) return;
+  __builtin_prefetch(&pods_[rec.first_pod]);
+  __builtin_prefetch(&devices_[rec.first_device]);
+  __builtin_prefetch(&cluster_.gpu(rec.first_gpu));
+  __builtin_prefetch(&gpu_state_[rec.first_gpu]);
+  if (gpu_usage_listener_ != nullptr) gpu_usage_listener_->prefetch(rec.first_gpu);
 }
 
 void ClusterRuntime::refresh_gpu(std::uint32_t gpu_index) {
@@ -322,6 +342,7 @@ void ClusterRuntime::update_gpu_state(std::uint32_t gpu_index) {
 void ClusterRuntime::on_completion(std::uint32_t job) {
   JobRecord& rec = jobs_[job];
   SHARESIM_ASSERT(rec.state == JobState::Running, "a completion fired for a job that is not running");
+  if (prefetch_placements_) prefetch_placement(rec);
   rec.completion = EventId{};
   if (rec.behaviour >= 0) {
     // The end of a step's work, not necessarily of the job.
@@ -419,8 +440,7 @@ void ClusterRuntime::complete(std::uint32_t job) {
     sim_.cancel(timer);
     timer = EventId{};
   }
-  sim_.cancel(rec.fault);
-  rec.fault = EventId{};
+  cancel_fault(job);
   rec.remaining_work = 0;
   rec.state = JobState::Completed;
   rec.end = sim_.now();
@@ -454,8 +474,7 @@ void ClusterRuntime::kill(std::uint32_t job, const std::string& reason, KillCaus
   JobRecord& rec = jobs_[job];
   SHARESIM_ASSERT(rec.state == JobState::Running && counters_.running > 0, "killing a job that is not running");
   fluid_.drop_completion(rec);
-  sim_.cancel(rec.fault);
-  rec.fault = EventId{};
+  cancel_fault(job);
   if (rec.behaviour >= 0) {
     BehaviourSlot& slot = behaviours_[static_cast<std::size_t>(rec.behaviour)];
     sim_.cancel(slot.timer);
@@ -490,6 +509,7 @@ void ClusterRuntime::kill(std::uint32_t job, const std::string& reason, KillCaus
     log("restart", job, reason);
     vacate(job);
     rec.gpu_devices = 0;
+    rec.first_gpu = JobRecord::kNoGpu;
     rec.idle = false;
     rec.backing_off = true;
     const SimTime backoff = restart_backoff(restart, rec.restarts);

@@ -139,6 +139,15 @@ class ClusterRuntime {
     __builtin_prefetch(record);
     __builtin_prefetch(record + sizeof(JobRecord) - 1);
   }
+  // What a completion of `rec` reads next: its first pod, device and GPU, and the GPU's state and
+  // usage record. Asked for together, the loads overlap; followed from the pod, they were a chain
+  // of dependent cache misses (1M jobs on 10,000 GPUs: vacate and the usage meter took 20% of
+  // the samples; docs/ci.md).
+  // Only in clusters of kPrefetchMinGpus or more: in small ones all of it stays in the caches,
+  // and M/M/8 (8 GPUs) ran slower with it (docs/ci.md).
+  void prefetch_placement(const JobRecord& rec) const;
+  bool prefetch_placements_ = false;
+  static constexpr std::size_t kPrefetchMinGpus = 1024;
   struct ArrivalHandler : EventHandler {
     ClusterRuntime* runtime = nullptr;
     void on_event(std::uint32_t source) override { runtime->on_arrival(static_cast<std::size_t>(source)); }
@@ -209,6 +218,7 @@ class ClusterRuntime {
   // Kills what a policy decided (after a join or a fault) on one GPU; `trigger` caused it.
   void apply_casualties(const Gpu& gpu, const Casualties& casualties, std::uint32_t trigger);
   void on_fault(std::uint32_t job);
+  void cancel_fault(std::uint32_t job);
   // Behaviour jobs (job_behaviour.h): a step's effects, its timer, the end of its work.
   void apply_step(std::uint32_t job, const BehaviourStep& step);
   void on_behaviour_timer(std::uint32_t job);
@@ -277,6 +287,8 @@ class ClusterRuntime {
   void record_requests(std::uint32_t origin, const BehaviourStep& step);
   SimTime fault_mtbf_ = 0;
   RandomStream fault_stream_{0};
+  // Each job's pending fatal fault, by job (grown as jobs start; empty when no faults are injected).
+  std::vector<EventId> faults_;
   RuntimeCounters counters_;
   std::vector<JobEventListener*> job_event_listeners_;
 

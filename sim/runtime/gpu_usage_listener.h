@@ -26,6 +26,9 @@ class GpuUsageListener {
   // The GPU's residents, or their rates, changed at `now`; `state` is its state from now on.
   // `window` is the measurement window in force (its start moves once warm-up jobs arrived).
   virtual void gpu_changed(const Gpu& gpu, SimTime now, const GpuState& state, const MeasurementWindow& window) = 0;
+  // The GPU is about to change (a job on it ends): a listener may start fetching its record
+  // for the gpu_changed() that follows. Changes nothing.
+  virtual void prefetch(std::uint32_t /*gpu*/) const {}
   // A job's pod started on the GPU (one call per device it holds there).
   virtual void job_started_on(std::uint32_t gpu) = 0;
   // One context switch at `now` on a GPU that runs slice-level (fluid GPUs switch at the

@@ -15,6 +15,7 @@ enum class JobState : std::uint8_t { Pending, Running, Completed, Failed };
 std::string_view job_state_name(JobState state);
 
 struct JobRecord {
+  static constexpr std::uint32_t kNoGpu = UINT32_MAX;
   JobSpec spec;
   JobState state = JobState::Pending;
   // The behaviour and restart fields sit in what was padding, so the record stays 128 bytes
@@ -33,10 +34,15 @@ struct JobRecord {
   std::uint32_t gpu_devices = 0;  // device allocations it holds (0 for CPU-only jobs)
   std::int32_t failure = -1;      // index into failure_reasons() when Failed
   std::int32_t note = -1;         // index into notes(): a policy's remark on its placement
-  EventId fault;                  // its pending fatal fault, when faults are injected
+  // Where its first device is, copied from pods() and devices() when it starts: a completion
+  // fetches the pod, the device, the GPU and the GPU's usage record at once from these instead
+  // of one after another (each a cache miss in a large cluster; ClusterRuntime::prefetch_placement).
+  std::uint32_t first_device = 0;    // index into ClusterRuntime::devices()
+  std::uint32_t first_gpu = kNoGpu;  // that device's GPU; kNoGpu when it holds none
   KillCause kill_cause = KillCause::None;
   bool killed_by_other = false;  // died of another pod's OOM or fault (blast radius)
   std::uint16_t restarts = 0;    // times it was requeued after a kill (restart: OnFailure; at most 65535)
 };
+static_assert(sizeof(JobRecord) == 128, "a job record is two cache lines: a field added must take padding's place");
 
 }  // namespace sharesim

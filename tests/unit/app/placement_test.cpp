@@ -1,6 +1,8 @@
 // Score plugins and GPU choice inside a node, observed through whole runs.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "run_helpers.h"
 
 namespace sharesim {
@@ -86,6 +88,35 @@ TEST(Placement, GangPodsStayInTheFirstPodsRack) {
   ASSERT_EQ(gang.state, JobState::Completed);
   EXPECT_EQ(runtime.pods()[gang.first_pod].node, 2u);
   EXPECT_EQ(runtime.pods()[gang.first_pod + 1].node, 3u);
+}
+
+TEST(Placement, EveryJobRecordNamesItsFirstDeviceAndThatDevicesGpu) {
+  // The record's copy (JobRecord::first_device, first_gpu) must match what its first pod's
+  // allocation says, for multi-GPU pods, gangs, later starts on freed GPUs and CPU-only pods.
+  const auto run = testing::run_text(testing::cluster_scenario(2, 4, R"({"jobs": [
+      {"name": "a", "duration": "1h", "request": {"gpus": 2}},
+      {"name": "gang", "arrival": "1s", "pods": 2, "duration": "2h", "request": {"gpus": 1}},
+      {"name": "cpu", "arrival": "2s", "duration": "1h", "request": {"gpus": 0, "cpu_milli": 1000}},
+      {"name": "big", "arrival": "3s", "duration": "1h", "request": {"gpus": 4}},
+      {"name": "late", "arrival": "3s", "duration": "1h", "request": {"gpus": 2}}]})"));
+  const ClusterRuntime& runtime = run->runtime();
+  std::set<std::uint32_t> first_gpus;
+  std::set<std::uint32_t> first_devices;
+  for (const JobRecord& job : runtime.jobs()) {
+    ASSERT_EQ(job.state, JobState::Completed) << runtime.job_name(job);
+    if (job.gpu_devices == 0) {
+      EXPECT_EQ(job.first_gpu, JobRecord::kNoGpu) << runtime.job_name(job);
+      continue;
+    }
+    EXPECT_EQ(job.first_device, runtime.pods()[job.first_pod].first_device) << runtime.job_name(job);
+    EXPECT_EQ(job.first_gpu, runtime.devices()[job.first_device].gpu) << runtime.job_name(job);
+    first_gpus.insert(job.first_gpu);
+    first_devices.insert(job.first_device);
+  }
+  // Four jobs on GPUs, "late" after "a" ended (a device further down the list).
+  EXPECT_EQ(first_devices.size(), 4u);
+  EXPECT_GE(first_gpus.size(), 3u);
+  EXPECT_EQ(runtime.jobs()[2].gpu_devices, 0u);
 }
 
 }  // namespace

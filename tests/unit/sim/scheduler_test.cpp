@@ -187,6 +187,7 @@ TEST(GpuLayout, WhatPlacementAndAJobsEndReadFirstFillsOneCacheLine) {
   EXPECT_LE(end_of(gpu.residents), 64);
   EXPECT_LE(end_of(gpu.sharing), 64);
   EXPECT_LE(end_of(gpu.resource_count), 64);
+  EXPECT_LE(end_of(gpu.draining), 64);
   EXPECT_LE(end_of(gpu.index), 64);
   EXPECT_LE(end_of(gpu.resources[0]), 64);
 }
