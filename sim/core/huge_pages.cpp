@@ -1,6 +1,7 @@
 #include "sim/core/huge_pages.h"
 
 #include <cstdint>
+#include <new>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -20,5 +21,13 @@ void advise_huge_pages(const void* data, std::size_t bytes) {
   (void)bytes;
 #endif
 }
+
+void* allocate_huge_aligned(std::size_t bytes) {
+  void* data = ::operator new(bytes, std::align_val_t{kHugePageBytes});
+  advise_huge_pages(data, bytes);
+  return data;
+}
+
+void free_huge_aligned(void* data) { ::operator delete(data, std::align_val_t{kHugePageBytes}); }
 
 }  // namespace sharesim

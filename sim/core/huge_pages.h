@@ -10,4 +10,16 @@ namespace sharesim {
 
 void advise_huge_pages(const void* data, std::size_t bytes);
 
+inline constexpr std::size_t kHugePageBytes = std::size_t{2} << 20;
+
+// Memory for a buffer of `bytes` (a multiple of kHugePageBytes) aligned to a huge page and
+// advised as huge pages before anything touches it, so that all of it is faulted in as huge
+// pages (a buffer of the heap is advised only in the whole huge pages it happens to span).
+// Released with free_huge_aligned, or owned by a std::unique_ptr<T, HugeAlignedDelete>.
+void* allocate_huge_aligned(std::size_t bytes);
+void free_huge_aligned(void* data);
+struct HugeAlignedDelete {
+  void operator()(void* data) const { free_huge_aligned(data); }
+};
+
 }  // namespace sharesim

@@ -48,24 +48,30 @@ bool RadixHeapQueue::cancel(EventId id) {
   return true;
 }
 
+RadixHeapQueue::Block* RadixHeapQueue::new_block() {
+  if (chunk_blocks_used_ == kChunkBlocks) {
+    block_chunks_.emplace_back(static_cast<Block*>(allocate_huge_aligned(kChunkBytes)));
+    chunk_blocks_used_ = 0;
+  }
+  return block_chunks_.back().get() + chunk_blocks_used_++;
+}
+
 bool RadixHeapQueue::refill_bucket_zero() {
-  std::vector<Key>& zero = buckets_[kZero];
   while (true) {
-    while (bucket_zero_head_ < zero.size()) {
-      const Key& key = zero[bucket_zero_head_];
+    while (bucket_zero_head_ < zero_.size()) {
+      const Key& key = zero_[bucket_zero_head_];
       if (live(key)) return true;
       release_dead(key);
       ++bucket_zero_head_;
       --dead_;
     }
-    zero.clear();
+    zero_.clear();
     bucket_zero_head_ = 0;
     if (level_mask_ == 0) return false;
     const std::size_t bucket = lowest_bucket();
     const std::size_t level = bucket / kDigits;
     const std::size_t digit = bucket % kDigits;
     auto& words = digit_mask_[level];
-    std::vector<Key>& source = buckets_[bucket];
     words[digit / 64] &= ~(std::uint64_t{1} << (digit % 64));
     bool level_empty = true;
     for (std::uint64_t w : words) level_empty = level_empty && w == 0;
@@ -74,10 +80,34 @@ bool RadixHeapQueue::refill_bucket_zero() {
     // move along and are dropped when they surface in bucket 0.
     minimum_ = bucket_min_[bucket];
     bucket_min_[bucket] = kTimeNever;
-    for (const Key& key : source) place(key);  // strictly lower: shares more high bits with the new minimum
-    source.clear();
-    if (zero.size() > 1) {
-      std::sort(zero.begin(), zero.end(), [](const Key& a, const Key& b) { return a.seq_slot < b.seq_slot; });
+    // Copied field by field: the Bucket copied whole went through the stack (a store-forwarding
+    // stall on every refill, perf annotate).
+    Block* block = buckets_[bucket].head;
+    Block* const tail = buckets_[bucket].tail;
+    const std::size_t tail_used = buckets_[bucket].tail_used;
+    buckets_[bucket] = Bucket{};
+    // Every key goes strictly lower (it shares more high bits with the new minimum), never
+    // back into the source. Each block read goes back to the free list at once, so the keys
+    // placed next write into it while it is in the cache.
+    while (true) {
+      const bool last = block == tail;
+      Block* next = nullptr;  // the tail's link is not set
+      if (!last) {
+        next = block->next;
+        // A chain's blocks are not adjacent in memory, so the hardware does not fetch the next.
+        for (std::size_t line = 0; line < sizeof(Block); line += 64) {
+          __builtin_prefetch(reinterpret_cast<const char*>(next) + line);
+        }
+      }
+      const std::size_t used = last ? tail_used : kBlockKeys;
+      for (std::size_t i = 0; i < used; ++i) place(block->keys[i]);
+      block->next = free_blocks_;
+      free_blocks_ = block;
+      if (last) break;
+      block = next;
+    }
+    if (zero_.size() > 1) {
+      std::sort(zero_.begin(), zero_.end(), [](const Key& a, const Key& b) { return a.seq_slot < b.seq_slot; });
     }
   }
 }
@@ -96,7 +126,7 @@ bool RadixHeapQueue::pop_until(SimTime limit, ScheduledEvent& out) {
 
 // Precondition: refill_bucket_zero() returned true (the head of bucket zero is live).
 void RadixHeapQueue::pop_bucket_zero_head(ScheduledEvent& out) {
-  const Key key = buckets_[kZero][bucket_zero_head_++];
+  const Key key = zero_[bucket_zero_head_++];
   const std::uint32_t slot = slot_of(key);
   Slot& entry = slots_[slot];
   out = ScheduledEvent{key.time, entry.handler, entry.arg};
@@ -106,21 +136,20 @@ void RadixHeapQueue::pop_bucket_zero_head(ScheduledEvent& out) {
 }
 
 bool RadixHeapQueue::next_hint(ScheduledEvent& out) const {
-  const std::vector<Key>& zero = buckets_[kZero];
   const Key* next = nullptr;
-  if (bucket_zero_head_ < zero.size()) {
-    next = &zero[bucket_zero_head_];
+  if (bucket_zero_head_ < zero_.size()) {
+    next = &zero_[bucket_zero_head_];
   } else if (level_mask_ != 0) {
     // The least key of the lowest bucket; found only where that bucket is short, as it is
     // when events are sparse in time (a cluster's arrivals and completions), the case where a
     // prefetch has a whole event's work to hide behind.
     constexpr std::size_t kScanned = 4;
     const std::size_t bucket = lowest_bucket();
-    const std::vector<Key>& keys = buckets_[bucket];
-    if (keys.size() > kScanned) return false;
-    for (const Key& key : keys) {
-      if (key.time == bucket_min_[bucket]) {
-        next = &key;
+    const Bucket& keys = buckets_[bucket];
+    if (keys.head != keys.tail || keys.tail_used > kScanned) return false;
+    for (std::size_t i = 0; i < keys.tail_used; ++i) {
+      if (keys.head->keys[i].time == bucket_min_[bucket]) {
+        next = &keys.head->keys[i];
         break;
       }
     }
@@ -137,17 +166,25 @@ SimTime RadixHeapQueue::peek_time() { return refill_bucket_zero() ? minimum_ : k
 void RadixHeapQueue::rebuild(SimTime new_minimum) {
   std::vector<Key> keys;
   keys.reserve(live_);
-  for (std::size_t b = 0; b < buckets_.size(); ++b) {
-    const std::size_t first = b == kZero ? bucket_zero_head_ : 0;
-    for (std::size_t i = first; i < buckets_[b].size(); ++i) {
-      const Key& key = buckets_[b][i];
-      if (live(key)) {
-        keys.push_back(key);
-      } else {
-        release_dead(key);
-      }
+  auto keep_if_live = [&](const Key& key) {
+    if (live(key)) {
+      keys.push_back(key);
+    } else {
+      release_dead(key);
     }
-    buckets_[b].clear();
+  };
+  for (std::size_t i = bucket_zero_head_; i < zero_.size(); ++i) keep_if_live(zero_[i]);
+  zero_.clear();
+  for (Bucket& bucket : buckets_) {
+    if (bucket.empty()) continue;
+    for (const Block* block = bucket.head;; block = block->next) {
+      const bool last = block == bucket.tail;
+      const std::size_t used = last ? bucket.tail_used : kBlockKeys;
+      for (std::size_t i = 0; i < used; ++i) keep_if_live(block->keys[i]);
+      if (last) break;
+    }
+    release_blocks(bucket);
+    bucket = Bucket{};
   }
   bucket_zero_head_ = 0;
   level_mask_ = 0;

@@ -18,14 +18,23 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "sim/core/event_queue.h"
+#include "sim/core/huge_pages.h"
 
 namespace sharesim {
 
 class RadixHeapQueue final : public EventQueue {
  public:
+  RadixHeapQueue() = default;
+  // Buckets point into blocks the queue owns: neither copied nor moved (it lives behind a
+  // std::unique_ptr<EventQueue>).
+  RadixHeapQueue(const RadixHeapQueue&) = delete;
+  RadixHeapQueue& operator=(const RadixHeapQueue&) = delete;
+  ~RadixHeapQueue() override = default;
+
   EventId push(SimTime time, EventHandler* handler, std::uint32_t arg) override;
   bool cancel(EventId id) override;
   bool pop(ScheduledEvent& out) override;
@@ -58,6 +67,28 @@ class RadixHeapQueue final : public EventQueue {
     std::uint32_t arg = 0;
     std::uint32_t generation = 0;  // bumped when the slot's event runs or is cancelled
   };
+  // A bucket is a chain of fixed-size blocks, not a growing array: a refill hands each block
+  // it has read back to a free list, and the keys it places take their blocks from there, so
+  // a move writes into memory it just read (in the cache) instead of into a bucket's own
+  // large, cold buffer, and no bucket ever reallocates and copies its keys. With a std::vector
+  // per bucket, a quarter of the samples of the hold benchmark at 1e6 pending were page faults
+  // and copies of growing buckets (perf, docs/ci.md 2026-11-27).
+  static constexpr std::size_t kBlockKeys = 63;  // 63 keys and the link: 1 KiB
+  static constexpr std::size_t kChunkBytes = kHugePageBytes;  // blocks are allocated a huge page at a time
+  struct alignas(64) Block {
+    std::array<Key, kBlockKeys> keys;
+    // The next block of the chain, or of the free list. Unset in a bucket's tail block (a walk
+    // stops at the tail), and never initialised: a chunk is left untouched until its blocks
+    // are used, so that its pages are faulted in as huge pages.
+    Block* next;
+  };
+  static constexpr std::size_t kChunkBlocks = kChunkBytes / sizeof(Block);
+  struct Bucket {
+    Block* head = nullptr;
+    Block* tail = nullptr;
+    std::size_t tail_used = kBlockKeys;  // keys in the tail block; kBlockKeys when there is none
+    bool empty() const { return head == nullptr; }
+  };
   static std::uint32_t slot_of(const Key& key) { return static_cast<std::uint32_t>(key.seq_slot & kSlotMask); }
 
   // Index into buckets_ (level * kDigits + digit), or kZero for a key equal to minimum_.
@@ -84,15 +115,41 @@ class RadixHeapQueue final : public EventQueue {
   // then, so that access finds the cache line there (issue 16: hold at 1e6 pending).
   void place(const Key& key) {
     const std::size_t bucket = bucket_of(key.time);
-    buckets_[bucket].push_back(key);
-    if (bucket != kZero) {
-      const std::size_t level = bucket / kDigits;
-      const std::size_t digit = bucket % kDigits;
-      level_mask_ |= std::uint64_t{1} << level;
-      digit_mask_[level][digit / 64] |= std::uint64_t{1} << (digit % 64);
-      bucket_min_[bucket] = std::min(bucket_min_[bucket], key.time);
-      if (level == 0) __builtin_prefetch(&slots_[slot_of(key)], 1);
+    if (bucket == kZero) {
+      zero_.push_back(key);
+      return;
     }
+    append(buckets_[bucket], key);
+    const std::size_t level = bucket / kDigits;
+    const std::size_t digit = bucket % kDigits;
+    level_mask_ |= std::uint64_t{1} << level;
+    digit_mask_[level][digit / 64] |= std::uint64_t{1} << (digit % 64);
+    bucket_min_[bucket] = std::min(bucket_min_[bucket], key.time);
+    if (level == 0) __builtin_prefetch(&slots_[slot_of(key)], 1);
+  }
+  void append(Bucket& bucket, const Key& key) {
+    if (bucket.tail_used == kBlockKeys) {
+      Block* block = take_block();
+      if (bucket.tail == nullptr) {
+        bucket.head = block;
+      } else {
+        bucket.tail->next = block;
+      }
+      bucket.tail = block;
+      bucket.tail_used = 0;
+    }
+    bucket.tail->keys[bucket.tail_used++] = key;
+  }
+  Block* take_block() {
+    Block* block = free_blocks_;
+    if (block == nullptr) return new_block();
+    free_blocks_ = block->next;
+    return block;
+  }
+  Block* new_block();
+  void release_blocks(const Bucket& bucket) {
+    bucket.tail->next = free_blocks_;
+    free_blocks_ = bucket.head;
   }
   // The lowest non-empty bucket other than bucket zero. Precondition: level_mask_ != 0.
   std::size_t lowest_bucket() const {
@@ -110,13 +167,17 @@ class RadixHeapQueue final : public EventQueue {
   std::uint32_t take_slot();
   void pop_bucket_zero_head(ScheduledEvent& out);
 
-  std::array<std::vector<Key>, kLevels * kDigits + 1> buckets_;  // the last one is bucket zero
+  std::array<Bucket, kLevels * kDigits> buckets_;
+  std::vector<Key> zero_;  // bucket zero: keys equal to minimum_, in sequence order
   std::array<SimTime, kLevels * kDigits> bucket_min_ = filled_with_never();  // least key time of each bucket
   std::uint64_t level_mask_ = 0;                                 // bit l: some bucket of level l holds keys
   static constexpr std::size_t kMaskWords = (kDigits + 63) / 64;
   // bit d of level l: bucket (l, d) holds keys
   std::array<std::array<std::uint64_t, kMaskWords>, kLevels> digit_mask_{};
-  std::size_t bucket_zero_head_ = 0;  // next unread key of bucket zero
+  std::size_t bucket_zero_head_ = 0;  // next unread key of zero_
+  Block* free_blocks_ = nullptr;      // linked through Block::next
+  std::vector<std::unique_ptr<Block, HugeAlignedDelete>> block_chunks_;  // every block, owned
+  std::size_t chunk_blocks_used_ = kChunkBlocks;        // blocks handed out of the last chunk
   SimTime minimum_ = 0;
   std::vector<Slot> slots_;  // indexed by a key's slot
   std::vector<std::uint32_t> free_slots_;

@@ -12,6 +12,13 @@ nlohmann::json summary_json(const SampleSummary& s) {
   return {{"count", s.count}, {"mean", s.mean}, {"p50", s.p50}, {"p95", s.p95}, {"p99", s.p99}, {"max", s.max}};
 }
 
+// Room for a sample of `count` values, its pages advised as huge pages before anything is
+// written: reserved once, not regrown (and its pages faulted in one by one) while filling.
+void reserve_sample(std::vector<double>& sample, std::size_t count) {
+  sample.reserve(count);
+  advise_huge_pages(sample.data(), sample.capacity() * sizeof(double));
+}
+
 }  // namespace
 
 RunMetrics compute_run_metrics(const ClusterRuntime& runtime, const std::vector<GpuUsage>& gpu_usage, SimTime horizon,
@@ -21,10 +28,9 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, const std::vector<
   m.window = window;
   std::vector<double> waits, censored_waits, jcts, slowdowns;
   std::uint64_t met_slo = 0;
-  // One sample per job at most: reserved once, not regrown (and its pages faulted) while filling.
+  // One sample per job at most.
   for (std::vector<double>* sample : {&waits, &censored_waits, &jcts, &slowdowns}) {
-    sample->reserve(runtime.jobs().size());
-    advise_huge_pages(sample->data(), sample->capacity() * sizeof(double));
+    reserve_sample(*sample, runtime.jobs().size());
   }
   const std::size_t origin_count = runtime.origins().size();
   // Per-origin samples are kept only when there is more than one origin; with one, its
@@ -164,7 +170,24 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, const std::vector<
   }
   // Request figures, by origin of behaviour jobs. Percentiles are exact: every latency is
   // kept (8 bytes per request, docs/outputs.md "services.csv").
+  // The overall latency sample is the services' samples one after another. With one service
+  // origin that has requests it is that origin's sample (the same values in the same order, so
+  // the same summary), not a copy of it.
+  const auto latencies_of = [&runtime](std::size_t o) -> const ChunkedSeries<SimTime>* {
+    const JobOrigin& origin = runtime.origins()[o];
+    if (!origin.behaviour || origin.kind == "notebook" || o >= runtime.request_stats().size()) return nullptr;
+    return &runtime.request_stats()[o].latency_ns;
+  };
+  std::size_t service_origins = 0, service_requests = 0;
+  for (std::size_t o = 0; o < origin_count; ++o) {
+    if (const ChunkedSeries<SimTime>* series = latencies_of(o); series != nullptr && !series->empty()) {
+      ++service_origins;
+      service_requests += series->size();
+    }
+  }
+  const bool pool_latencies = service_origins > 1;
   std::vector<double> all_latencies, cell_slowdowns;
+  if (pool_latencies) reserve_sample(all_latencies, service_requests);
   std::uint64_t all_met = 0, all_with_slo = 0;
   for (std::size_t o = 0; o < origin_count; ++o) {
     const JobOrigin& origin = runtime.origins()[o];
@@ -180,11 +203,13 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, const std::vector<
       s.arrived = stats.arrived;
       s.dropped = stats.dropped;
       std::uint64_t met = 0;
-      for (SimTime latency : stats.latency_ns) {
+      reserve_sample(latencies, stats.latency_ns.size());
+      stats.latency_ns.for_each([&](SimTime latency) {
         latencies.push_back(time_to_seconds(latency));
         met += origin.slo > 0 && latency <= origin.slo ? 1 : 0;
-      }
-      request_slowdowns = stats.slowdown;
+      });
+      reserve_sample(request_slowdowns, stats.slowdown.size());
+      stats.slowdown.for_each([&](double slowdown) { request_slowdowns.push_back(slowdown); });
       if (origin.slo > 0 && !latencies.empty()) {
         s.slo_attainment = static_cast<double>(met) / static_cast<double>(latencies.size());
         all_met += met;
@@ -193,15 +218,17 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, const std::vector<
     }
     if (origin.kind == "notebook") {
       cell_slowdowns.insert(cell_slowdowns.end(), request_slowdowns.begin(), request_slowdowns.end());
-    } else {
+    } else if (pool_latencies) {
       all_latencies.insert(all_latencies.end(), latencies.begin(), latencies.end());
     }
+    const bool sole_service_sample = !pool_latencies && origin.kind != "notebook" && !latencies.empty();
     s.latency_s = summarize(latencies);
+    if (sole_service_sample) m.request_latency_s = s.latency_s;
     s.latency_quantiles_s = quantile_points(latencies, kLatencyQuantilePoints);
     s.slowdown = summarize(request_slowdowns);
     m.services.push_back(std::move(s));
   }
-  m.request_latency_s = summarize(all_latencies);
+  if (pool_latencies) m.request_latency_s = summarize(all_latencies);
   if (all_with_slo > 0) m.request_slo_attainment = static_cast<double>(all_met) / static_cast<double>(all_with_slo);
   m.notebook_cell_slowdown = summarize(cell_slowdowns);
   m.events = events;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "sim/cluster/cluster.h"
+#include "sim/core/chunked_series.h"
 #include "sim/core/prefault_ahead.h"
 #include "sim/core/random_stream.h"
 #include "sim/core/simulator.h"
@@ -43,8 +44,8 @@ namespace sharesim {
 // Counted over the measurement window only: requests that arrive (or are dropped) inside it,
 // latencies of requests that arrived inside it.
 struct RequestStats {
-  std::vector<SimTime> latency_ns;  // arrival to completion, one per finished request
-  std::vector<double> slowdown;     // latency / standalone work of the request, same order
+  ChunkedSeries<SimTime> latency_ns;  // arrival to completion, one per finished request
+  ChunkedSeries<double> slowdown;     // latency / standalone work of the request, same order
   std::uint64_t arrived = 0;
   std::uint64_t dropped = 0;  // queued in a pod when it was killed
 };

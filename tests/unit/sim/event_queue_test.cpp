@@ -194,6 +194,54 @@ TYPED_TEST(EventQueueTest, InterleavedHoldMatchesReferenceOrder) {
   EXPECT_EQ(queue.size(), reference.size());
 }
 
+// Large and dense: 200,000 pending, many keys per bucket (chains of the radix heap's blocks,
+// whose storage spans several chunks), blocks handed back and reused, cancellations that
+// trigger a sweep of the whole set, and pushes below a peeked minimum (a rebuild).
+TYPED_TEST(EventQueueTest, LargeDenseHoldWithCancellationsMatchesReferenceOrder) {
+  TypeParam queue;
+  Recorder r;
+  RandomStream rng(23);
+  std::set<std::pair<SimTime, std::uint32_t>> reference;  // (time, id): ids grow with push order
+  std::vector<std::pair<EventId, SimTime>> handles;        // by id
+  const auto push = [&](SimTime t) {
+    const auto id = static_cast<std::uint32_t>(handles.size());
+    handles.emplace_back(queue.push(t, &r, id), t);
+    reference.emplace(t, id);
+  };
+  for (int i = 0; i < 200'000; ++i) push(static_cast<SimTime>(rng.uniform_index(20'000)));
+  SimTime now = 0;
+  for (int step = 0; step < 400'000; ++step) {
+    if (step == 150'000) {
+      // Cancel three in four of what is pending: more dead keys than live ones.
+      std::size_t i = 0;
+      for (auto it = reference.begin(); it != reference.end(); ++i) {
+        if (i % 4 == 0) {
+          ++it;
+          continue;
+        }
+        ASSERT_TRUE(queue.cancel(handles[it->second].first));
+        it = reference.erase(it);
+      }
+    }
+    if (step % 50'000 == 25'000 && queue.peek_time() > now + 1) push(now + 1);
+    ScheduledEvent event;
+    ASSERT_TRUE(queue.pop(event));
+    ASSERT_EQ(event.time, reference.begin()->first) << step;
+    ASSERT_EQ(event.arg, reference.begin()->second) << step;
+    reference.erase(reference.begin());
+    now = event.time;
+    // Mostly near (dense buckets, ties), sometimes far ahead.
+    const SimTime ahead = step % 16 == 0 ? static_cast<SimTime>(rng.uniform_index(1'000'000'000))
+                                         : static_cast<SimTime>(rng.uniform_index(4'096));
+    push(now + ahead);
+  }
+  EXPECT_EQ(queue.size(), reference.size());
+  const auto order = drain(queue);
+  ASSERT_EQ(order.size(), reference.size());
+  std::size_t i = 0;
+  for (const auto& [time, id] : reference) ASSERT_EQ(order[i++], id);
+}
+
 struct Chain : EventHandler {
   Simulator* sim = nullptr;
   std::vector<SimTime> times;
