@@ -82,7 +82,8 @@ void ScenarioRun::run(const std::function<void(SimTime)>& progress) {
   sampler_->finish(end);
   end_ = end;
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  metrics_ = compute_run_metrics(*runtime_, usage_meter_->usage(), end, resolve_metrics_window(*runtime_, end, scenario_.metrics_window),
+  const MetricsWindow window = resolve_metrics_window(*runtime_, end, scenario_.metrics_window);
+  metrics_ = compute_run_metrics(*runtime_, runtime_->take_request_stats(), usage_meter_->usage(), end, window,
                                  sim_.events_processed(), wall_s, scenario_.cost, scenario_.slo);
 }
 

@@ -98,6 +98,11 @@ class ServiceBehaviour final : public JobBehaviour {
   const ServiceConfig& config_;
   RandomStream arrival_rng_, work_rng_;
   std::unique_ptr<ArrivalProcess> arrivals_;
+  // A std::deque on purpose: in an overloaded service thousands of requests wait, and the
+  // node a push writes into is one a pop just freed (malloc hands it back), still in the
+  // cache. A ring buffer and a contiguous queue were slower (1.4 -> 1.7 s on the inference
+  // benchmark's scenario): their pushes wrote to memory untouched for a long time (docs/ci.md
+  // 2026-11-27, "Request samples where they lie").
   std::deque<Request> queue_;
   bool started_ = false;
   SimTime origin_ = 0;

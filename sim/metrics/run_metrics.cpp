@@ -21,7 +21,8 @@ void reserve_sample(std::vector<double>& sample, std::size_t count) {
 
 }  // namespace
 
-RunMetrics compute_run_metrics(const ClusterRuntime& runtime, const std::vector<GpuUsage>& gpu_usage, SimTime horizon,
+RunMetrics compute_run_metrics(const ClusterRuntime& runtime, std::vector<RequestStats> requests,
+                               const std::vector<GpuUsage>& gpu_usage, SimTime horizon,
                                const MetricsWindow& window, std::uint64_t events, double wall_s, const CostSpec& cost,
                                const SloSpec& slo) {
   RunMetrics m;
@@ -169,25 +170,22 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, const std::vector<
     m.pools.push_back(p);
   }
   // Request figures, by origin of behaviour jobs. Percentiles are exact: every latency is
-  // kept (8 bytes per request, docs/outputs.md "services.csv").
-  // The overall latency sample is the services' samples one after another. With one service
-  // origin that has requests it is that origin's sample (the same values in the same order, so
-  // the same summary), not a copy of it.
-  const auto latencies_of = [&runtime](std::size_t o) -> const ChunkedSeries<SimTime>* {
-    const JobOrigin& origin = runtime.origins()[o];
-    if (!origin.behaviour || origin.kind == "notebook" || o >= runtime.request_stats().size()) return nullptr;
-    return &runtime.request_stats()[o].latency_ns;
-  };
-  std::size_t service_origins = 0, service_requests = 0;
+  // kept (8 bytes per request, docs/outputs.md "services.csv") and each origin's sample is
+  // summarised where it lies, in the runtime's samples. The overall latency sample (services)
+  // and the notebooks' cell sample are the origins' samples one after another: copied into a
+  // pool, in their original order, only when two or more origins make one up; with one origin
+  // the pool is that origin's sample (the same values in the same order, so the same summary).
+  const auto is_service = [&runtime](std::size_t o) { return runtime.origins()[o].kind != "notebook"; };
+  const auto has_requests = [&requests](std::size_t o) { return o < requests.size() && !requests[o].latency_s.empty(); };
+  std::size_t service_origins = 0, service_requests = 0, notebook_origins = 0, notebook_requests = 0;
   for (std::size_t o = 0; o < origin_count; ++o) {
-    if (const ChunkedSeries<SimTime>* series = latencies_of(o); series != nullptr && !series->empty()) {
-      ++service_origins;
-      service_requests += series->size();
-    }
+    if (!runtime.origins()[o].behaviour || !has_requests(o)) continue;
+    (is_service(o) ? service_origins : notebook_origins) += 1;
+    (is_service(o) ? service_requests : notebook_requests) += requests[o].latency_s.size();
   }
-  const bool pool_latencies = service_origins > 1;
   std::vector<double> all_latencies, cell_slowdowns;
-  if (pool_latencies) reserve_sample(all_latencies, service_requests);
+  if (service_origins > 1) reserve_sample(all_latencies, service_requests);
+  if (notebook_origins > 1) reserve_sample(cell_slowdowns, notebook_requests);
   std::uint64_t all_met = 0, all_with_slo = 0;
   for (std::size_t o = 0; o < origin_count; ++o) {
     const JobOrigin& origin = runtime.origins()[o];
@@ -197,40 +195,35 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, const std::vector<
     s.kind = origin.kind;
     s.jobs = m.origins[o].submitted;
     s.slo_s = time_to_seconds(origin.slo);
-    std::vector<double> latencies, request_slowdowns;
-    if (o < runtime.request_stats().size()) {
-      const RequestStats& stats = runtime.request_stats()[o];
+    if (o < requests.size()) {
+      RequestStats& stats = requests[o];
       s.arrived = stats.arrived;
       s.dropped = stats.dropped;
-      std::uint64_t met = 0;
-      reserve_sample(latencies, stats.latency_ns.size());
-      stats.latency_ns.for_each([&](SimTime latency) {
-        latencies.push_back(time_to_seconds(latency));
-        met += origin.slo > 0 && latency <= origin.slo ? 1 : 0;
-      });
-      reserve_sample(request_slowdowns, stats.slowdown.size());
-      stats.slowdown.for_each([&](double slowdown) { request_slowdowns.push_back(slowdown); });
+      const std::span<double> latencies = stats.latency_s.values();
+      const std::span<double> request_slowdowns = stats.slowdown.values();
       if (origin.slo > 0 && !latencies.empty()) {
-        s.slo_attainment = static_cast<double>(met) / static_cast<double>(latencies.size());
-        all_met += met;
+        s.slo_attainment = static_cast<double>(stats.met_slo) / static_cast<double>(latencies.size());
+        all_met += stats.met_slo;
         all_with_slo += latencies.size();
       }
+      // Into the pools before the summaries below reorder them.
+      if (!is_service(o) && notebook_origins > 1) {
+        cell_slowdowns.insert(cell_slowdowns.end(), request_slowdowns.begin(), request_slowdowns.end());
+      } else if (is_service(o) && service_origins > 1) {
+        all_latencies.insert(all_latencies.end(), latencies.begin(), latencies.end());
+      }
+      SampleDistribution latency = summarize_with_quantiles(latencies, kLatencyQuantilePoints);
+      s.latency_s = latency.summary;
+      s.latency_quantiles_s = std::move(latency.quantiles);
+      s.slowdown = summarize(request_slowdowns);
+      if (has_requests(o) && is_service(o) && service_origins == 1) m.request_latency_s = s.latency_s;
+      if (has_requests(o) && !is_service(o) && notebook_origins == 1) m.notebook_cell_slowdown = s.slowdown;
     }
-    if (origin.kind == "notebook") {
-      cell_slowdowns.insert(cell_slowdowns.end(), request_slowdowns.begin(), request_slowdowns.end());
-    } else if (pool_latencies) {
-      all_latencies.insert(all_latencies.end(), latencies.begin(), latencies.end());
-    }
-    const bool sole_service_sample = !pool_latencies && origin.kind != "notebook" && !latencies.empty();
-    s.latency_s = summarize(latencies);
-    if (sole_service_sample) m.request_latency_s = s.latency_s;
-    s.latency_quantiles_s = quantile_points(latencies, kLatencyQuantilePoints);
-    s.slowdown = summarize(request_slowdowns);
     m.services.push_back(std::move(s));
   }
-  if (pool_latencies) m.request_latency_s = summarize(all_latencies);
+  if (service_origins > 1) m.request_latency_s = summarize(all_latencies);
+  if (notebook_origins > 1) m.notebook_cell_slowdown = summarize(cell_slowdowns);
   if (all_with_slo > 0) m.request_slo_attainment = static_cast<double>(all_met) / static_cast<double>(all_with_slo);
-  m.notebook_cell_slowdown = summarize(cell_slowdowns);
   m.events = events;
   m.wall_s = wall_s;
   return m;

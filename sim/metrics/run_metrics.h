@@ -103,8 +103,11 @@ struct RunMetrics {
   SampleSummary notebook_cell_slowdown;
 };
 
-// `usage`: the GpuUsageMeter's integrals (gpu_usage_meter.h), by GPU index.
-RunMetrics compute_run_metrics(const ClusterRuntime& runtime, const std::vector<GpuUsage>& usage, SimTime horizon,
+// `requests`: the runtime's request figures (ClusterRuntime::take_request_stats); their samples'
+// percentiles are selected in place. `usage`: the GpuUsageMeter's integrals
+// (gpu_usage_meter.h), by GPU index.
+RunMetrics compute_run_metrics(const ClusterRuntime& runtime, std::vector<RequestStats> requests,
+                               const std::vector<GpuUsage>& usage, SimTime horizon,
                                const MetricsWindow& window, std::uint64_t events, double wall_s,
                                const CostSpec& cost = {}, const SloSpec& slo = {});
 

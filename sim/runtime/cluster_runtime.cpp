@@ -366,8 +366,10 @@ void ClusterRuntime::record_requests(std::uint32_t origin, const BehaviourStep& 
   }
   // A finished request counts where it arrived: now - its latency.
   if (step.latency >= 0 && window_.contains(now - step.latency)) {
-    stats.latency_ns.push_back(step.latency);
+    stats.latency_s.push_back(time_to_seconds(step.latency));
     stats.slowdown.push_back(step.request_work > 0 ? static_cast<double>(step.latency) / step.request_work : 1.0);
+    const SimTime slo = origins_[origin].slo;
+    stats.met_slo += slo > 0 && step.latency <= slo ? 1 : 0;
   }
 }
 

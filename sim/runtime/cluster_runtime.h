@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "sim/cluster/cluster.h"
-#include "sim/core/chunked_series.h"
+#include "sim/core/growing_array.h"
 #include "sim/core/prefault_ahead.h"
 #include "sim/core/random_stream.h"
 #include "sim/core/simulator.h"
@@ -44,10 +44,14 @@ namespace sharesim {
 // Counted over the measurement window only: requests that arrive (or are dropped) inside it,
 // latencies of requests that arrived inside it.
 struct RequestStats {
-  ChunkedSeries<SimTime> latency_ns;  // arrival to completion, one per finished request
-  ChunkedSeries<double> slowdown;     // latency / standalone work of the request, same order
+  // One value per finished request, in the order they finished: its latency (arrival to
+  // completion, in seconds) and its slowdown (latency / standalone work). Contiguous, so that
+  // compute_run_metrics selects their percentiles in place.
+  GrowingArray<double> latency_s;
+  GrowingArray<double> slowdown;
   std::uint64_t arrived = 0;
   std::uint64_t dropped = 0;  // queued in a pod when it was killed
+  std::uint64_t met_slo = 0;  // finished within the origin's SLO (counted in nanoseconds)
 };
 
 struct RuntimeCounters {
@@ -104,8 +108,9 @@ class ClusterRuntime {
   const std::vector<std::string>& failure_reasons() const { return failure_reasons_; }
   const std::vector<std::string>& notes() const { return notes_; }
   const RuntimeCounters& counters() const { return counters_; }
-  // By origin index; shorter than origins() when the last origins have no behaviour jobs.
-  const std::vector<RequestStats>& request_stats() const { return request_stats_; }
+  // The request figures by origin index (shorter than origins() when the last origins have no
+  // behaviour jobs), handed over: compute_run_metrics reorders the samples, the runtime keeps none.
+  std::vector<RequestStats> take_request_stats() { return std::exchange(request_stats_, {}); }
   // Time of the latest arrival, completion or failure: the end of a run without `until`.
   SimTime last_job_event() const { return last_job_event_; }
   const Cluster& cluster() const { return cluster_; }

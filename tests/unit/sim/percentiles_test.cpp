@@ -39,7 +39,7 @@ TEST(Summarize, MatchesASortedReferenceWithAndWithoutAMassAtTheMinimum) {
   }
 }
 
-TEST(QuantilePoints, MatchASortedReferenceAtEveryPoint) {
+TEST(SummarizeWithQuantiles, MatchASortedReferenceAtEveryPoint) {
   RandomStream rng(12);
   for (std::size_t size : {1u, 2u, 3u, 7u, 100u, 101u, 102u, 5000u}) {
     for (std::size_t points : {2u, 3u, 11u, 101u}) {
@@ -47,7 +47,7 @@ TEST(QuantilePoints, MatchASortedReferenceAtEveryPoint) {
       // Ties (a mass at 0 and repeated values) as well as distinct ones.
       for (double& v : values) v = rng.uniform01() < 0.3 ? 0.0 : std::round(rng.exponential(10.0) * 4) / 4;
       const std::vector<double> original = values;
-      const std::vector<double> q = quantile_points(values, points);
+      const std::vector<double> q = summarize_with_quantiles(values, points).quantiles;
       ASSERT_EQ(q.size(), points);
       for (std::size_t i = 0; i < points; ++i) {
         const double fraction = static_cast<double>(i) / static_cast<double>(points - 1);
@@ -58,7 +58,33 @@ TEST(QuantilePoints, MatchASortedReferenceAtEveryPoint) {
     }
   }
   std::vector<double> none;
-  EXPECT_TRUE(quantile_points(none, 101).empty());
+  EXPECT_TRUE(summarize_with_quantiles(none, 101).quantiles.empty());
+  std::vector<double> one = {3.0};
+  EXPECT_TRUE(summarize_with_quantiles(one, 1).quantiles.empty());
+}
+
+// One selection serves both: the summary is the one summarize() gives on its own (bit for
+// bit), and with 101 points the points at 0.5, 0.95 and 0.99 are the summary's percentiles.
+TEST(SummarizeWithQuantiles, TheSummaryIsSummarizesAndSharesItsPercentilesWithThePoints) {
+  RandomStream rng(13);
+  for (std::size_t size : {1u, 2u, 5u, 99u, 1000u, 4097u}) {
+    std::vector<double> values(size);
+    for (double& v : values) v = rng.uniform01() < 0.5 ? 0.0 : rng.exponential(3.0);
+    std::vector<double> copy = values;
+    const SampleSummary alone = summarize(copy);
+    const SampleDistribution both = summarize_with_quantiles(values, 101);
+    EXPECT_EQ(both.summary.count, alone.count);
+    EXPECT_EQ(both.summary.mean, alone.mean);
+    EXPECT_EQ(both.summary.p50, alone.p50);
+    EXPECT_EQ(both.summary.p95, alone.p95);
+    EXPECT_EQ(both.summary.p99, alone.p99);
+    EXPECT_EQ(both.summary.max, alone.max);
+    ASSERT_EQ(both.quantiles.size(), 101u);
+    EXPECT_EQ(both.quantiles[50], alone.p50) << size;
+    EXPECT_EQ(both.quantiles[95], alone.p95) << size;
+    EXPECT_EQ(both.quantiles[99], alone.p99) << size;
+    EXPECT_EQ(both.quantiles[100], alone.max) << size;
+  }
 }
 
 TEST(Summarize, EmptySampleIsAllZero) {
