@@ -56,6 +56,32 @@ RadixHeapQueue::Block* RadixHeapQueue::new_block() {
   return block_chunks_.back().get() + chunk_blocks_used_++;
 }
 
+template <typename Visit>
+void RadixHeapQueue::drain(Bucket& bucket, Visit&& visit) {
+  if (bucket.empty()) return;
+  // Copied field by field and the bucket emptied first: the Bucket copied whole went through
+  // the stack (a store-forwarding stall on every refill, perf annotate).
+  Block* block = bucket.head;
+  Block* const tail = bucket.tail;
+  const std::size_t tail_used = bucket.tail_used;
+  bucket = Bucket{};
+  while (true) {
+    const bool last = block == tail;
+    Block* next = nullptr;  // the tail's link is not set
+    if (!last) {
+      next = block->next;
+      for (std::size_t line = 0; line < sizeof(Block); line += 64) {
+        __builtin_prefetch(reinterpret_cast<const char*>(next) + line);
+      }
+    }
+    const std::size_t used = last ? tail_used : kBlockKeys;
+    for (std::size_t i = 0; i < used; ++i) visit(block->keys[i]);
+    release_block(block);
+    if (last) return;
+    block = next;
+  }
+}
+
 bool RadixHeapQueue::refill_bucket_zero() {
   while (true) {
     while (bucket_zero_head_ < zero_.size()) {
@@ -80,32 +106,9 @@ bool RadixHeapQueue::refill_bucket_zero() {
     // move along and are dropped when they surface in bucket 0.
     minimum_ = bucket_min_[bucket];
     bucket_min_[bucket] = kTimeNever;
-    // Copied field by field: the Bucket copied whole went through the stack (a store-forwarding
-    // stall on every refill, perf annotate).
-    Block* block = buckets_[bucket].head;
-    Block* const tail = buckets_[bucket].tail;
-    const std::size_t tail_used = buckets_[bucket].tail_used;
-    buckets_[bucket] = Bucket{};
     // Every key goes strictly lower (it shares more high bits with the new minimum), never
-    // back into the source. Each block read goes back to the free list at once, so the keys
-    // placed next write into it while it is in the cache.
-    while (true) {
-      const bool last = block == tail;
-      Block* next = nullptr;  // the tail's link is not set
-      if (!last) {
-        next = block->next;
-        // A chain's blocks are not adjacent in memory, so the hardware does not fetch the next.
-        for (std::size_t line = 0; line < sizeof(Block); line += 64) {
-          __builtin_prefetch(reinterpret_cast<const char*>(next) + line);
-        }
-      }
-      const std::size_t used = last ? tail_used : kBlockKeys;
-      for (std::size_t i = 0; i < used; ++i) place(block->keys[i]);
-      block->next = free_blocks_;
-      free_blocks_ = block;
-      if (last) break;
-      block = next;
-    }
+    // back into the source.
+    drain(buckets_[bucket], [this](const Key& key) { place(key); });
     if (zero_.size() > 1) {
       std::sort(zero_.begin(), zero_.end(), [](const Key& a, const Key& b) { return a.seq_slot < b.seq_slot; });
     }
@@ -175,17 +178,7 @@ void RadixHeapQueue::rebuild(SimTime new_minimum) {
   };
   for (std::size_t i = bucket_zero_head_; i < zero_.size(); ++i) keep_if_live(zero_[i]);
   zero_.clear();
-  for (Bucket& bucket : buckets_) {
-    if (bucket.empty()) continue;
-    for (const Block* block = bucket.head;; block = block->next) {
-      const bool last = block == bucket.tail;
-      const std::size_t used = last ? bucket.tail_used : kBlockKeys;
-      for (std::size_t i = 0; i < used; ++i) keep_if_live(block->keys[i]);
-      if (last) break;
-    }
-    release_blocks(bucket);
-    bucket = Bucket{};
-  }
+  for (Bucket& bucket : buckets_) drain(bucket, keep_if_live);
   bucket_zero_head_ = 0;
   level_mask_ = 0;
   for (auto& words : digit_mask_) words.fill(0);

@@ -147,10 +147,16 @@ class RadixHeapQueue final : public EventQueue {
     return block;
   }
   Block* new_block();
-  void release_blocks(const Bucket& bucket) {
-    bucket.tail->next = free_blocks_;
-    free_blocks_ = bucket.head;
+  void release_block(Block* block) {
+    block->next = free_blocks_;
+    free_blocks_ = block;
   }
+  // Calls visit(key) for every key of `bucket`, in order, and empties it. Each block goes back
+  // to the free list once read, so keys that visit() places write into it while it is in the
+  // cache; the next block is prefetched while one is read (a chain's blocks are not adjacent
+  // in memory, so the hardware does not fetch it).
+  template <typename Visit>
+  void drain(Bucket& bucket, Visit&& visit);
   // The lowest non-empty bucket other than bucket zero. Precondition: level_mask_ != 0.
   std::size_t lowest_bucket() const {
     const auto level = static_cast<std::size_t>(std::countr_zero(level_mask_));
