@@ -11,7 +11,18 @@ namespace sharesim {
 Cluster::Cluster(const std::vector<NodePoolSpec>& pools, const GpuCatalog& catalog, const SharingFactory& make_sharing,
                  const std::string& scenario_file) {
   names_.intern(kNvidiaGpu);  // always id 0, even on a CPU-only cluster
+  // Sized once: 100,000 GPU records (four cache lines each) grown by doubling went through 17
+  // reallocations into fresh pages; a 100,000-GPU cluster took 0.59-0.63 s to set up, 0.39-0.43 s
+  // sized once (docs/ci.md).
+  std::size_t node_total = 0, gpu_total = 0;
+  for (const NodePoolSpec& spec : pools) {
+    node_total += static_cast<std::size_t>(spec.nodes);
+    gpu_total += static_cast<std::size_t>(spec.nodes) * static_cast<std::size_t>(spec.gpus_per_node);
+  }
+  nodes_.reserve(node_total);
+  gpus_.reserve(gpu_total);
   std::vector<std::uint32_t> rack_of_node;
+  rack_of_node.reserve(node_total);
   std::uint32_t rack_base = 0;
   for (const NodePoolSpec& spec : pools) {
     const GpuModel* model = catalog.find(spec.gpu);

@@ -5,6 +5,8 @@
 #include <memory>
 #include <stdexcept>
 
+#include "sim/core/prefetch_lines.h"
+
 namespace sharesim {
 
 std::uint32_t RadixHeapQueue::take_slot() {
@@ -70,9 +72,7 @@ void RadixHeapQueue::drain(Bucket& bucket, Visit&& visit) {
     Block* next = nullptr;  // the tail's link is not set
     if (!last) {
       next = block->next;
-      for (std::size_t line = 0; line < sizeof(Block); line += 64) {
-        __builtin_prefetch(reinterpret_cast<const char*>(next) + line);
-      }
+      prefetch_lines(next, sizeof(Block));
     }
     const std::size_t used = last ? tail_used : kBlockKeys;
     for (std::size_t i = 0; i < used; ++i) visit(block->keys[i]);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/core/prefetch_lines.h"
+
 namespace sharesim {
 namespace {
 
@@ -58,9 +60,7 @@ void GpuUsageMeter::gpu_changed(const Gpu& gpu, SimTime now, const GpuState& sta
 
 void GpuUsageMeter::prefetch(std::uint32_t gpu) const {
   // gpu_changed() reads and writes the whole record, which spans several cache lines.
-  const auto* record = reinterpret_cast<const char*>(&usage_[gpu]);
-  for (std::size_t offset = 0; offset < sizeof(GpuUsage); offset += 64) __builtin_prefetch(record + offset, 1);
-  __builtin_prefetch(record + sizeof(GpuUsage) - 1, 1);
+  prefetch_lines_for_write(&usage_[gpu], sizeof(GpuUsage));
 }
 
 void GpuUsageMeter::context_switched(std::uint32_t gpu, SimTime now) {

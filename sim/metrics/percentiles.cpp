@@ -83,11 +83,18 @@ SampleDistribution summarize_with_quantiles(std::span<double> values, std::size_
   ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
   select_ranks(values, settled, values.size(), ranks.data(), ranks.data() + ranks.size());
 
-  summary.p50 = interpolate(values, positions[0], ranks);
-  summary.p95 = interpolate(values, positions[1], ranks);
-  summary.p99 = interpolate(values, positions[2], ranks);
-  out.quantiles.reserve(positions.size() - 3);
-  for (std::size_t i = 3; i < positions.size(); ++i) out.quantiles.push_back(interpolate(values, positions[i], ranks));
+  // Each distinct position interpolated once: with 101 points, the summary's three are points
+  // too (each interpolation scans the values up to the next selected rank).
+  std::vector<double> at(positions.size());
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    const auto earlier = std::find(positions.begin(), positions.begin() + static_cast<std::ptrdiff_t>(i), positions[i]);
+    const auto j = static_cast<std::size_t>(earlier - positions.begin());
+    at[i] = j < i ? at[j] : interpolate(values, positions[i], ranks);
+  }
+  summary.p50 = at[0];
+  summary.p95 = at[1];
+  summary.p99 = at[2];
+  out.quantiles.assign(at.begin() + 3, at.end());
   return out;
 }
 

@@ -1,6 +1,7 @@
 #include "sim/metrics/run_metrics.h"
 
 #include <algorithm>
+#include <span>
 #include <vector>
 
 #include "sim/core/huge_pages.h"
@@ -18,6 +19,38 @@ void reserve_sample(std::vector<double>& sample, std::size_t count) {
   sample.reserve(count);
   advise_huge_pages(sample.data(), sample.capacity() * sizeof(double));
 }
+
+// The sample of several origins together (all services' latencies, all notebooks' cells): their
+// samples one after another, in their original order. Copied only when two or more origins make
+// it up; with one, it is that origin's sample (the same values in the same order), so its
+// summary is that origin's.
+class PooledSample {
+ public:
+  // First, for every origin with values: how many it has.
+  void count_origin(std::size_t values) {
+    ++origins_;
+    values_ += values;
+  }
+  void reserve() {
+    if (origins_ > 1) reserve_sample(pool_, values_);
+  }
+  // Then, for each of those origins: its sample, before its own summary reorders it...
+  void add(std::span<const double> values) {
+    if (origins_ > 1) pool_.insert(pool_.end(), values.begin(), values.end());
+  }
+  // ...and its summary.
+  void add_summary(const SampleSummary& summary) {
+    if (origins_ == 1) sole_summary_ = summary;
+  }
+  // All zeros when no origin had values.
+  SampleSummary summary() { return origins_ > 1 ? summarize(pool_) : sole_summary_; }
+
+ private:
+  std::size_t origins_ = 0;
+  std::size_t values_ = 0;
+  std::vector<double> pool_;
+  SampleSummary sole_summary_;
+};
 
 }  // namespace
 
@@ -171,21 +204,17 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, std::vector<Reques
   }
   // Request figures, by origin of behaviour jobs. Percentiles are exact: every latency is
   // kept (8 bytes per request, docs/outputs.md "services.csv") and each origin's sample is
-  // summarised where it lies, in the runtime's samples. The overall latency sample (services)
-  // and the notebooks' cell sample are the origins' samples one after another: copied into a
-  // pool, in their original order, only when two or more origins make one up; with one origin
-  // the pool is that origin's sample (the same values in the same order, so the same summary).
+  // summarised where it lies, in the runtime's samples; the overall latency sample (services)
+  // and the notebooks' cell sample are pools of them.
   const auto is_service = [&runtime](std::size_t o) { return runtime.origins()[o].kind != "notebook"; };
-  const auto has_requests = [&requests](std::size_t o) { return o < requests.size() && !requests[o].latency_s.empty(); };
-  std::size_t service_origins = 0, service_requests = 0, notebook_origins = 0, notebook_requests = 0;
-  for (std::size_t o = 0; o < origin_count; ++o) {
-    if (!runtime.origins()[o].behaviour || !has_requests(o)) continue;
-    (is_service(o) ? service_origins : notebook_origins) += 1;
-    (is_service(o) ? service_requests : notebook_requests) += requests[o].latency_s.size();
+  PooledSample all_latencies, cell_slowdowns;
+  for (std::size_t o = 0; o < origin_count && o < requests.size(); ++o) {
+    const std::size_t values = requests[o].latency_s.size();
+    if (!runtime.origins()[o].behaviour || values == 0) continue;
+    (is_service(o) ? all_latencies : cell_slowdowns).count_origin(values);
   }
-  std::vector<double> all_latencies, cell_slowdowns;
-  if (service_origins > 1) reserve_sample(all_latencies, service_requests);
-  if (notebook_origins > 1) reserve_sample(cell_slowdowns, notebook_requests);
+  all_latencies.reserve();
+  cell_slowdowns.reserve();
   std::uint64_t all_met = 0, all_with_slo = 0;
   for (std::size_t o = 0; o < origin_count; ++o) {
     const JobOrigin& origin = runtime.origins()[o];
@@ -206,23 +235,29 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, std::vector<Reques
         all_met += stats.met_slo;
         all_with_slo += latencies.size();
       }
-      // Into the pools before the summaries below reorder them.
-      if (!is_service(o) && notebook_origins > 1) {
-        cell_slowdowns.insert(cell_slowdowns.end(), request_slowdowns.begin(), request_slowdowns.end());
-      } else if (is_service(o) && service_origins > 1) {
-        all_latencies.insert(all_latencies.end(), latencies.begin(), latencies.end());
+      if (!latencies.empty()) {
+        if (is_service(o)) {
+          all_latencies.add(latencies);
+        } else {
+          cell_slowdowns.add(request_slowdowns);
+        }
       }
       SampleDistribution latency = summarize_with_quantiles(latencies, kLatencyQuantilePoints);
       s.latency_s = latency.summary;
       s.latency_quantiles_s = std::move(latency.quantiles);
       s.slowdown = summarize(request_slowdowns);
-      if (has_requests(o) && is_service(o) && service_origins == 1) m.request_latency_s = s.latency_s;
-      if (has_requests(o) && !is_service(o) && notebook_origins == 1) m.notebook_cell_slowdown = s.slowdown;
+      if (!latencies.empty()) {
+        if (is_service(o)) {
+          all_latencies.add_summary(s.latency_s);
+        } else {
+          cell_slowdowns.add_summary(s.slowdown);
+        }
+      }
     }
     m.services.push_back(std::move(s));
   }
-  if (service_origins > 1) m.request_latency_s = summarize(all_latencies);
-  if (notebook_origins > 1) m.notebook_cell_slowdown = summarize(cell_slowdowns);
+  m.request_latency_s = all_latencies.summary();
+  m.notebook_cell_slowdown = cell_slowdowns.summary();
   if (all_with_slo > 0) m.request_slo_attainment = static_cast<double>(all_met) / static_cast<double>(all_with_slo);
   m.events = events;
   m.wall_s = wall_s;

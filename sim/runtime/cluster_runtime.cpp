@@ -7,6 +7,7 @@
 #include "sim/core/assert.h"
 #include "sim/core/csv_format.h"
 #include "sim/core/huge_pages.h"
+#include "sim/core/prefetch_lines.h"
 #include "sim/runtime/restart_backoff.h"
 
 namespace sharesim {
@@ -150,7 +151,7 @@ bool ClusterRuntime::try_start(std::uint32_t job, std::optional<std::uint32_t> n
   // The pods of a job share its shape: the first holds a device if any does.
   const PodPlacement& first = pods_[first_pod];
   rec.first_device = first.first_device;
-  rec.first_gpu = first.device_count > 0 ? devices_[first.first_device].gpu : JobRecord::kNoGpu;
+  if (first.device_count > 0) rec.first_gpu = devices_[first.first_device].gpu;
   ++counters_.running;
   if (preemption_) {
     if (rec.restarts > 0) run_start_[job] = sim_.now();
@@ -270,8 +271,12 @@ void ClusterRuntime::cancel_fault(std::uint32_t job) {
   faults_[job] = EventId{};
 }
 
+void ClusterRuntime::prefetch_job(std::uint32_t job) const {
+  if (job < jobs_.size()) prefetch_lines(&jobs_[job], sizeof(JobRecord));
+}
+
 void ClusterRuntime::prefetch_placement(const JobRecord& rec) const {
-  if (rec.first_gpu == JobRecord::kNoGpu) return;
+  if (rec.gpu_devices == 0) return;
   __builtin_prefetch(&pods_[rec.first_pod]);
   __builtin_prefetch(&devices_[rec.first_device]);
   __builtin_prefetch(&cluster_.gpu(rec.first_gpu));
@@ -511,7 +516,6 @@ void ClusterRuntime::kill(std::uint32_t job, const std::string& reason, KillCaus
     log("restart", job, reason);
     vacate(job);
     rec.gpu_devices = 0;
-    rec.first_gpu = JobRecord::kNoGpu;
     rec.idle = false;
     rec.backing_off = true;
     const SimTime backoff = restart_backoff(restart, rec.restarts);

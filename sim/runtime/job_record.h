@@ -15,7 +15,6 @@ enum class JobState : std::uint8_t { Pending, Running, Completed, Failed };
 std::string_view job_state_name(JobState state);
 
 struct JobRecord {
-  static constexpr std::uint32_t kNoGpu = UINT32_MAX;
   JobSpec spec;
   JobState state = JobState::Pending;
   // The behaviour and restart fields sit in what was padding, so the record stays 128 bytes
@@ -37,8 +36,8 @@ struct JobRecord {
   // Where its first device is, copied from pods() and devices() when it starts: a completion
   // fetches the pod, the device, the GPU and the GPU's usage record at once from these instead
   // of one after another (each a cache miss in a large cluster; ClusterRuntime::prefetch_placement).
-  std::uint32_t first_device = 0;    // index into ClusterRuntime::devices()
-  std::uint32_t first_gpu = kNoGpu;  // that device's GPU; kNoGpu when it holds none
+  std::uint32_t first_device = 0;  // index into ClusterRuntime::devices()
+  std::uint32_t first_gpu = 0;     // that device's GPU; meaningless when gpu_devices is 0
   KillCause kill_cause = KillCause::None;
   bool killed_by_other = false;  // died of another pod's OOM or fault (blast radius)
   std::uint16_t restarts = 0;    // times it was requeued after a kill (restart: OnFailure; at most 65535)
