@@ -87,15 +87,17 @@ int command_run(const ScenarioArgs& args, std::string output_dir, const RunFlags
   if (output_dir.empty()) output_dir = "results/runs/" + scenario.name;
   ScenarioRun run(scenario, catalog);
   ProgressBar bar(scenario.until, run.runtime());
+  // One run has the machine to itself: its metrics are computed beside jobs.csv, whose rows are
+  // formatted on every core (sweeps, which run several scenarios at once, keep to one thread
+  // per run).
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   if (!quiet && isatty(STDERR_FILENO)) {
-    run.run([&bar](SimTime now) { bar.update(now); });
+    run.run([&bar](SimTime now) { bar.update(now); }, threads);
   } else {
-    run.run();
+    run.run({}, threads);
   }
   bar.finish();
-  // One run has the machine to itself: jobs.csv's rows are formatted on every core (sweeps,
-  // which run several scenarios at once, keep to one thread per run).
-  run.write_outputs(output_dir, std::max(1u, std::thread::hardware_concurrency()));
+  run.write_outputs(output_dir, threads);
   const std::string report = flags.report ? write_html_report(output_dir) : "";
   if (!quiet) std::cout << format_summary_table(run, output_dir);
   if (!quiet && !report.empty()) std::cout << "report      " << report << "\n";

@@ -3,6 +3,7 @@
 // policies (policies/), the job sources (workloads/), the scheduler and runtime (sim/).
 // The command-line front end and the tests drive runs through this class.
 #include <functional>
+#include <future>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -45,15 +46,19 @@ class ScenarioRun {
   ~ScenarioRun();
 
   // Runs to the scenario's `until` (or until no work is left). `progress`, when given, is
-  // called every so many events with the simulated time.
-  void run(const std::function<void(SimTime now)>& progress = {});
+  // called every so many events with the simulated time. `threads`: how many threads the run
+  // may use once the simulation is over. With more than one, the run's metrics are computed on
+  // a thread of their own, beside the writing of jobs.csv (write_outputs); metrics() waits for
+  // them. With one, metrics() computes them on its first call.
+  void run(const std::function<void(SimTime now)>& progress = {}, unsigned threads = 1);
 
   const Scenario& scenario() const { return scenario_; }
   const Cluster& cluster() const { return *cluster_; }
   const CalibrationSet& calibration() const { return *calibration_; }
   ClusterRuntime& runtime() { return *runtime_; }
   const ClusterRuntime& runtime() const { return *runtime_; }
-  const RunMetrics& metrics() const { return metrics_; }
+  // All zeros before run().
+  const RunMetrics& metrics() const;
   const TimeseriesSampler& timeseries() const { return *sampler_; }
   // Each GPU's usage integrals (sim/metrics/gpu_usage_meter.h), by GPU index.
   const std::vector<GpuUsage>& gpu_usage() const { return usage_meter_->usage(); }
@@ -84,8 +89,10 @@ class ScenarioRun {
   std::unique_ptr<GpuUsageMeter> usage_meter_;
   std::unique_ptr<TimeseriesSampler> sampler_;
   std::unique_ptr<EventLog> event_log_;
-  RunMetrics metrics_;
   SimTime end_ = 0;  // end of the simulated span the metrics cover
+  // Declared after everything compute_run_metrics reads: destroyed first, it waits for a
+  // computation still running on its thread.
+  std::shared_future<RunMetrics> metrics_;
 };
 
 // The whole cluster as `kubectl describe node` would show it (text) or as JSON.

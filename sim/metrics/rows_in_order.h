@@ -14,8 +14,8 @@ namespace sharesim {
 using FormatRows = std::function<void(std::size_t begin, std::size_t end, std::string& text)>;
 
 // Rows per block: about 1 MiB of jobs.csv, so that the texts in flight (two blocks per thread)
-// stay at most 16 MiB, and few enough blocks (122 for a million rows) that starting a thread per
-// block costs little beside formatting it.
+// stay at most 16 MiB, and few enough blocks (122 for a million rows) that handing each to a
+// thread costs little beside formatting it.
 inline constexpr std::size_t kRowsPerBlock = 8192;
 
 // At most this many blocks are formatted at once, however many threads are asked for: the
@@ -27,9 +27,10 @@ inline constexpr std::size_t kRowsPerBlock = 8192;
 inline constexpr unsigned kMaxFormatThreads = 8;
 
 // Writes rows [0, rows) to `out` in order. With threads <= 1 everything runs on the calling
-// thread; otherwise up to min(threads, kMaxFormatThreads) blocks are formatted at once while
-// the calling thread writes the previous ones. An exception thrown by `format` reaches the
-// caller.
+// thread; otherwise min(threads, kMaxFormatThreads) threads format blocks, each taking the next
+// block as soon as it has finished one (up to two blocks per thread ahead of the writer), while
+// the calling thread writes the finished blocks in order. An exception thrown by `format` or by
+// a write reaches the caller, once every formatting thread has stopped.
 void write_rows_in_order(std::ostream& out, std::size_t rows, unsigned threads, const FormatRows& format);
 
 }  // namespace sharesim

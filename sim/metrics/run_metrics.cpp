@@ -60,12 +60,13 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, std::vector<Reques
                                const SloSpec& slo) {
   RunMetrics m;
   m.window = window;
+  // The censored waits are the waits until the first job that never started: that sample is
+  // made only then (a copy of the waits so far), and a run in which every job started has one
+  // sample fewer to write and summarise (8 MB less for a million jobs).
   std::vector<double> waits, censored_waits, jcts, slowdowns;
   std::uint64_t met_slo = 0;
   // One sample per job at most.
-  for (std::vector<double>* sample : {&waits, &censored_waits, &jcts, &slowdowns}) {
-    reserve_sample(*sample, runtime.jobs().size());
-  }
+  for (std::vector<double>* sample : {&waits, &jcts, &slowdowns}) reserve_sample(*sample, runtime.jobs().size());
   const std::size_t origin_count = runtime.origins().size();
   // Per-origin samples are kept only when there is more than one origin; with one, its
   // figures are the overall ones (and a million-job run does not sort everything twice).
@@ -104,9 +105,13 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, std::vector<Reques
     if (job.start >= 0) {
       const double wait = time_to_seconds(job.start - job.spec.arrival);
       waits.push_back(wait);
-      censored_waits.push_back(wait);
+      if (m.never_started > 0) censored_waits.push_back(wait);
       if (split_by_origin) origin_waits[job.spec.origin].push_back(wait);
     } else {
+      if (m.never_started == 0) {
+        reserve_sample(censored_waits, runtime.jobs().size());
+        censored_waits.assign(waits.begin(), waits.end());
+      }
       ++m.never_started;
       ++origin.never_started;
       censored_waits.push_back(time_to_seconds(std::max<SimTime>(0, horizon - job.spec.arrival)));
@@ -139,7 +144,7 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, std::vector<Reques
   m.preemptions = counters.preemptions;
   m.gpus_used_peak = counters.peak_allocated_gpus;
   m.wait_s = summarize(waits);
-  m.wait_censored_s = summarize(censored_waits);
+  m.wait_censored_s = m.never_started > 0 ? summarize(censored_waits) : m.wait_s;
   m.jct_s = summarize(jcts);
   for (std::size_t o = 0; o < origin_count; ++o) {
     m.origins[o].wait_s = split_by_origin ? summarize(origin_waits[o]) : m.wait_s;
@@ -235,24 +240,17 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, std::vector<Reques
         all_met += stats.met_slo;
         all_with_slo += latencies.size();
       }
-      if (!latencies.empty()) {
-        if (is_service(o)) {
-          all_latencies.add(latencies);
-        } else {
-          cell_slowdowns.add(request_slowdowns);
-        }
-      }
+      // A service's latencies go to the overall latency sample, a notebook's request slowdowns
+      // to the cells' sample; origins that served nothing count in neither.
+      const bool service = is_service(o);
+      PooledSample& pool = service ? all_latencies : cell_slowdowns;
+      const bool pooled = !latencies.empty();
+      if (pooled) pool.add(service ? latencies : request_slowdowns);
       SampleDistribution latency = summarize_with_quantiles(latencies, kLatencyQuantilePoints);
       s.latency_s = latency.summary;
       s.latency_quantiles_s = std::move(latency.quantiles);
       s.slowdown = summarize(request_slowdowns);
-      if (!latencies.empty()) {
-        if (is_service(o)) {
-          all_latencies.add_summary(s.latency_s);
-        } else {
-          cell_slowdowns.add_summary(s.slowdown);
-        }
-      }
+      if (pooled) pool.add_summary(service ? s.latency_s : s.slowdown);
     }
     m.services.push_back(std::move(s));
   }

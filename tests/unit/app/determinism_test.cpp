@@ -89,6 +89,52 @@ TEST(Determinism, JobsCsvIsTheSameOnAnyNumberOfThreads) {
   }
 }
 
+// `sharesim run` computes the metrics on a thread of their own while jobs.csv is written
+// (ScenarioRun::run's `threads`): every file but timing.json must be the same as with the
+// metrics computed on the calling thread. With jobs still pending under preemption (jobs.csv's
+// pending reasons dry-run preemption on the cluster meanwhile) and an inference service (the
+// metrics pool its request latencies).
+TEST(Determinism, MetricsOnTheirOwnThreadGiveTheSameFiles) {
+  const std::string workload = R"({"jobs": [
+      {"name": "low", "duration": "1h", "priority": 1, "request": {"gpus": 4}},
+      {"name": "high", "arrival": "1s", "duration": "1h", "priority": 10, "request": {"gpus": 2}},
+      {"name": "svc", "kind": "inference", "replicas": 2, "priority": 5, "request": {"gpus": 1},
+       "requests": {"arrival": {"process": "poisson", "rate_per_s": 50},
+                    "work": {"dist": "exponential", "mean_s": 0.01}}}],
+    "generators": [{"name": "train", "kind": "training", "count": 20000, "priority": 3,
+      "arrival": {"process": "poisson", "rate_per_s": 20}, "duration": {"dist": "exponential", "mean_s": 30},
+      "request": {"gpus": 1}}]})";
+  const std::string scenario = testing::cluster_scenario(
+      2, 4, workload, R"("until": "900s", "scheduler": {"queue": "priority", "preemption": true}, )");
+  const auto a = temp_dir("metrics-calling"), b = temp_dir("metrics-own-thread");
+  auto calling = std::make_unique<ScenarioRun>(testing::scenario_from_text(scenario), GpuCatalog::builtin());
+  calling->run();
+  calling->write_outputs(a.string());
+  auto own_thread = std::make_unique<ScenarioRun>(testing::scenario_from_text(scenario), GpuCatalog::builtin());
+  own_thread->run({}, 4);
+  own_thread->write_outputs(b.string(), 4);
+  const RunMetrics& m = own_thread->metrics();
+  ASSERT_GT(m.pending_at_end, 0u);
+  ASSERT_GT(m.preemptions, 0u);
+  ASSERT_GT(m.request_latency_s.count, 0u);
+  for (const char* file :
+       {"summary.json", "jobs.csv", "gpus.csv", "timeseries.csv", "services.csv", "request_latency.csv"}) {
+    const std::string left = read_file(a / file);
+    EXPECT_FALSE(left.empty()) << file;
+    EXPECT_EQ(left, read_file(b / file)) << file;
+  }
+  EXPECT_NE(read_file(b / "jobs.csv").find("preemption:"), std::string::npos);  // a pending job's dry run
+  std::filesystem::remove_all(a);
+  std::filesystem::remove_all(b);
+}
+
+// Before run(), the metrics are all zeros (nothing has been computed).
+TEST(Determinism, MetricsBeforeTheRunAreZeros) {
+  const ScenarioRun run(testing::scenario_from_text(testing::cluster_scenario(3, 4, kWorkload)), GpuCatalog::builtin());
+  EXPECT_EQ(run.metrics().submitted, 0u);
+  EXPECT_EQ(run.metrics().wait_s.count, 0u);
+}
+
 TEST(Determinism, DifferentSeedsGiveDifferentRuns) {
   const std::string scenario = testing::cluster_scenario(3, 4, kWorkload);
   const auto one = testing::run_text(scenario);

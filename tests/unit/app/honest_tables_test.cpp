@@ -43,6 +43,38 @@ TEST(HonestTables, NeverStartedJobsCountInTheCensoredWaits) {
   EXPECT_TRUE(run_warnings(*run, "the run").empty());
 }
 
+// The censored sample is made at the first job that never started (compute_run_metrics): a
+// job that never started between two that did is counted once, in its place.
+TEST(HonestTables, ANeverStartedJobBetweenStartedOnesIsCensoredOnce) {
+  // Two GPUs: a holds one from 0 s; b (both GPUs, at 1 s) waits for it past the end; c (one
+  // GPU, at 2 s) starts at once beside a.
+  const auto run = run_text(shared_scenario(
+      1, 2, R"({"policy": "exclusive"})",
+      jobs_workload(
+          {{"a", 0, 1000, R"({"gpus": 1})"}, {"b", 1, 100, R"({"gpus": 2})"}, {"c", 2, 100, R"({"gpus": 1})"}}),
+      R"("until": "150s", )"));
+  const RunMetrics& m = run->metrics();
+  ASSERT_EQ(m.never_started, 1u);  // b
+  EXPECT_EQ(m.wait_s.count, 2u);
+  EXPECT_DOUBLE_EQ(m.wait_s.max, 0.0);
+  EXPECT_EQ(m.wait_censored_s.count, 3u);
+  EXPECT_DOUBLE_EQ(m.wait_censored_s.max, 149.0);  // b, from 1 s to the end at 150 s
+  EXPECT_DOUBLE_EQ(m.wait_censored_s.mean, 149.0 / 3);
+  EXPECT_DOUBLE_EQ(m.wait_censored_s.p50, 0.0);
+}
+
+// With every job started, the censored waits are the waits.
+TEST(HonestTables, WithEveryJobStartedTheCensoredWaitsAreTheWaits) {
+  const auto run = run_text(queue_scenario("1000s"));
+  const RunMetrics& m = run->metrics();
+  ASSERT_EQ(m.never_started, 0u);
+  EXPECT_EQ(m.wait_s.count, 3u);
+  EXPECT_DOUBLE_EQ(m.wait_s.max, 200.0);
+  EXPECT_EQ(m.wait_censored_s.count, m.wait_s.count);
+  EXPECT_DOUBLE_EQ(m.wait_censored_s.mean, m.wait_s.mean);
+  EXPECT_DOUBLE_EQ(m.wait_censored_s.p99, m.wait_s.p99);
+}
+
 TEST(HonestTables, CostOfGpuHoursUsedBesideProvisioned) {
   // Two GPUs for 720 s (the window covers the whole run, not only the active span to 360 s);
   // one job holds one of them for 360 s.

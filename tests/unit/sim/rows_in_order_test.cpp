@@ -2,9 +2,11 @@
 // thread count, block edges included, and a failing block's exception reaches the caller.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "sim/metrics/rows_in_order.h"
 
@@ -41,6 +43,41 @@ TEST(RowsInOrder, AnExceptionFromABlockReachesTheCaller) {
       format_squares(begin, end, text);
     };
     EXPECT_THROW(write_rows_in_order(out, 10 * kRowsPerBlock, threads, failing), std::runtime_error) << threads;
+  }
+}
+
+// A stream that fails every write (a full disk), set to throw: the writer's exception reaches
+// the caller, and the formatting threads, waiting for room, are stopped rather than left
+// running (a thread left joinable would terminate the process).
+class FailingBuffer : public std::streambuf {
+ protected:
+  std::streamsize xsputn(const char*, std::streamsize) override { return 0; }
+  int_type overflow(int_type) override { return traits_type::eof(); }
+};
+
+TEST(RowsInOrder, AFailingWriteReachesTheCallerAndStopsTheThreads) {
+  for (const unsigned threads : {1u, 2u, 4u}) {
+    FailingBuffer buffer;
+    std::ostream out(&buffer);
+    out.exceptions(std::ios::badbit);
+    EXPECT_THROW(write_rows_in_order(out, 20 * kRowsPerBlock, threads, format_squares), std::ios::failure)
+        << threads;
+  }
+}
+
+// Blocks that take very different times (every third one slow) still come out in order: a
+// thread that is done takes the next block while another is still formatting its own.
+TEST(RowsInOrder, SlowAndFastBlocksComeOutInOrder) {
+  const auto uneven = [](std::size_t begin, std::size_t end, std::string& text) {
+    if ((begin / kRowsPerBlock) % 3 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    format_squares(begin, end, text);
+  };
+  std::string expected;
+  format_squares(0, 12 * kRowsPerBlock + 5, expected);
+  for (const unsigned threads : {2u, 3u, 8u}) {
+    std::ostringstream out;
+    write_rows_in_order(out, 12 * kRowsPerBlock + 5, threads, uneven);
+    EXPECT_EQ(out.str(), expected) << threads;
   }
 }
 
