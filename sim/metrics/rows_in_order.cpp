@@ -15,7 +15,9 @@ void write_text(std::ostream& out, const std::string& text) {
   out.write(text.data(), static_cast<std::streamsize>(text.size()));
 }
 
-// The rows of block `block`, [block * kRowsPerBlock, block_end).
+// How many blocks `rows` rows make, and where block `block` ends: its rows are
+// [block * kRowsPerBlock, block_end).
+std::size_t block_count(std::size_t rows) { return (rows + kRowsPerBlock - 1) / kRowsPerBlock; }
 std::size_t block_end(std::size_t rows, std::size_t block) { return std::min(rows, (block + 1) * kRowsPerBlock); }
 
 // One block's text, in a cache line of its own. A std::string is 32 bytes: two texts filled at
@@ -35,7 +37,7 @@ struct alignas(64) BlockText {
 class BlockPipeline {
  public:
   BlockPipeline(std::size_t rows, unsigned threads, const FormatRows& format)
-      : rows_(rows), blocks_((rows + kRowsPerBlock - 1) / kRowsPerBlock), format_(format), texts_(2 * threads) {}
+      : rows_(rows), blocks_(block_count(rows)), format_(format), texts_(2 * threads) {}
 
   // Formats blocks until none is left or a block failed.
   void format_blocks() {
@@ -106,7 +108,7 @@ class BlockPipeline {
 
 void write_rows_in_order(std::ostream& out, std::size_t rows, unsigned threads, const FormatRows& format) {
   threads = std::min(threads, kMaxFormatThreads);
-  const std::size_t blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;
+  const std::size_t blocks = block_count(rows);
   if (threads <= 1 || blocks <= 1) {
     std::string text;
     for (std::size_t block = 0; block < blocks; ++block) {
