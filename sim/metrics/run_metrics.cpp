@@ -213,10 +213,14 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, std::vector<Reques
   // and the notebooks' cell sample are pools of them.
   const auto is_service = [&runtime](std::size_t o) { return runtime.origins()[o].kind != "notebook"; };
   PooledSample all_latencies, cell_slowdowns;
-  for (std::size_t o = 0; o < origin_count && o < requests.size(); ++o) {
-    const std::size_t values = requests[o].latency_s.size();
-    if (!runtime.origins()[o].behaviour || values == 0) continue;
-    (is_service(o) ? all_latencies : cell_slowdowns).count_origin(values);
+  // The pool an origin's sample goes to: a service's latencies to the overall latency sample, a
+  // notebook's request slowdowns to the cells' sample; origins that served nothing to neither.
+  const auto pool_of = [&](std::size_t o) -> PooledSample* {
+    if (!runtime.origins()[o].behaviour || o >= requests.size() || requests[o].latency_s.size() == 0) return nullptr;
+    return is_service(o) ? &all_latencies : &cell_slowdowns;
+  };
+  for (std::size_t o = 0; o < origin_count; ++o) {
+    if (PooledSample* pool = pool_of(o)) pool->count_origin(requests[o].latency_s.size());
   }
   all_latencies.reserve();
   cell_slowdowns.reserve();
@@ -240,17 +244,14 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, std::vector<Reques
         all_met += stats.met_slo;
         all_with_slo += latencies.size();
       }
-      // A service's latencies go to the overall latency sample, a notebook's request slowdowns
-      // to the cells' sample; origins that served nothing count in neither.
       const bool service = is_service(o);
-      PooledSample& pool = service ? all_latencies : cell_slowdowns;
-      const bool pooled = !latencies.empty();
-      if (pooled) pool.add(service ? latencies : request_slowdowns);
+      PooledSample* const pool = pool_of(o);
+      if (pool != nullptr) pool->add(service ? latencies : request_slowdowns);
       SampleDistribution latency = summarize_with_quantiles(latencies, kLatencyQuantilePoints);
       s.latency_s = latency.summary;
       s.latency_quantiles_s = std::move(latency.quantiles);
       s.slowdown = summarize(request_slowdowns);
-      if (pooled) pool.add_summary(service ? s.latency_s : s.slowdown);
+      if (pool != nullptr) pool->add_summary(service ? s.latency_s : s.slowdown);
     }
     m.services.push_back(std::move(s));
   }
