@@ -32,12 +32,12 @@ disassemble() { objdump -d --no-show-raw-insn --disassemble="$1" "$bin"; }
 # unoptimised dev build prefetch_lines is a call of its own.
 prefetches() {
   local -A seen=()
-  local frontier=("$1") next code callee depth total=0
+  local frontier=("$1") next name code callee depth total=0
   seen[$1]=1
   for depth in 0 1 2 3; do
     next=()
-    for function in "${frontier[@]}"; do
-      code=$(disassemble "$function")
+    for name in "${frontier[@]}"; do
+      code=$(disassemble "$name")
       total=$((total + $(grep -c "[[:space:]]$prefetch" <<<"$code" || true)))
       ((depth == 3)) && continue
       for callee in $(grep -oE '(call|jmp) +[0-9a-f]+ <_Z(Z?NK?)8sharesim[^+>]*>' <<<"$code" | sed -E 's/.*<(.*)>/\1/' | sort -u); do
