@@ -7,11 +7,7 @@
 set -euo pipefail
 cxx=$1
 source_dir=$2
-case "$(uname -m)" in
-  x86_64) prefetch='prefetch' ;;
-  aarch64) prefetch='prfm' ;;
-  *) echo "SKIP: no prefetch mnemonic known for $(uname -m)"; exit 77 ;;
-esac
+source "$(dirname "$0")/prefetch_mnemonic.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cat >"$work/use.cpp" <<'CPP'

@@ -11,11 +11,7 @@
 # prefetch instruction it does not know.
 set -euo pipefail
 bin=$1
-case "$(uname -m)" in
-  x86_64) prefetch='prefetch' ;;
-  aarch64) prefetch='prfm' ;;
-  *) echo "SKIP: no prefetch mnemonic known for $(uname -m)"; exit 77 ;;
-esac
+source "$(dirname "$0")/prefetch_mnemonic.sh"
 for tool in objdump nm; do
   command -v "$tool" >/dev/null || { echo "SKIP: $tool missing (Debian binutils)"; exit 77; }
 done
