@@ -45,8 +45,14 @@ Cluster::Cluster(const std::vector<NodePoolSpec>& pools, const GpuCatalog& catal
     pool.taints = spec.taints;
     pool.topology = std::make_shared<NodeTopology>(kind, pool.gpus_per_node);
     const auto pool_index = static_cast<std::uint32_t>(pools_.size());
-    // A pool without GPUs makes no policy object below; its `sharing` config is checked anyway.
-    if (pool.gpus_per_node == 0) make_sharing(spec, *model, names_);
+    // The pool's policy object, made (and its `sharing` config checked) even for a pool without
+    // GPUs. Its interface is const but for repartitioning(), so a policy that never repartitions
+    // keeps no state of one GPU: all GPUs of the pool share it. Placement and every job start
+    // and end then read one object that stays in the caches instead of one per GPU (issue 16,
+    // docs/ci.md "2026-11-27, fourth stop").
+    policies_.push_back(make_sharing(spec, *model, names_));
+    GpuSharing* const pool_policy = policies_.back().get();
+    const bool one_per_gpu = pool_policy->repartitioning() != nullptr;
     const std::uint32_t per_rack =
         spec.nodes_per_rack > 0 ? static_cast<std::uint32_t>(spec.nodes_per_rack) : pool.node_count;
     for (std::uint32_t n = 0; n < pool.node_count; ++n) {
@@ -72,7 +78,9 @@ Cluster::Cluster(const std::vector<NodePoolSpec>& pools, const GpuCatalog& catal
         gpu.node = node.index;
         gpu.local_index = g;
         gpu.model = model;
-        gpu.sharing = make_sharing(spec, *model, names_);
+        const bool first_of_pool = n == 0 && g == 0;
+        if (one_per_gpu && !first_of_pool) policies_.push_back(make_sharing(spec, *model, names_));
+        gpu.sharing = one_per_gpu ? policies_.back().get() : pool_policy;
         set_advertised(gpu);
         gpus_.push_back(std::move(gpu));
       }

@@ -39,7 +39,9 @@ struct GpuResource {
 // GpuLayout.*).
 struct alignas(64) Gpu {
   std::vector<Resident> residents;
-  std::unique_ptr<GpuSharing> sharing;
+  // Owned by the Cluster, and shared by every GPU of its pool unless the policy repartitions
+  // GPUs (see Cluster::Cluster).
+  GpuSharing* sharing = nullptr;
   std::uint16_t resource_count = 0;  // at most kMaxResources
   bool draining = false;             // takes no new pods: it is being emptied to be repartitioned
   std::uint32_t index = 0;           // cluster-wide
@@ -154,6 +156,7 @@ class Cluster {
   static void set_advertised(Gpu& gpu);
 
   std::vector<NodePool> pools_;
+  std::vector<std::unique_ptr<GpuSharing>> policies_;  // what the GPUs' `sharing` point to
   std::vector<Node> nodes_;
   std::vector<Gpu> gpus_;
   ResourceNames names_;

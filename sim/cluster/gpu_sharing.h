@@ -1,7 +1,10 @@
 #pragma once
-// The sharing-policy interface (DESIGN.md "Sharing policy"): one object per physical GPU,
+// The sharing-policy interface (DESIGN.md "Sharing policy"): the policy of a physical GPU,
 // made by policies/ from the node pool's `sharing` config. sim/ calls it through this
-// interface only and knows no particular policy. It answers four questions:
+// interface only and knows no particular policy. Every method is const except
+// repartitioning(): a policy that repartitions none keeps nothing of one GPU and one object
+// serves every GPU of its pool (docs/architecture.md, "Differences from DESIGN.md", item 6).
+// It answers four questions:
 //   1. advertise: which extended resources this GPU offers, and how many;
 //   2. admit: may this pod's ask go on this GPU now, and if not the exact reason;
 //   3. rates: the progress rate of each resident (contention model);
@@ -169,8 +172,9 @@ struct SharingTraits {
   bool has_node_rule = false;
 };
 
-// The policy of one GPU. Its virtual methods answer DESIGN.md's four questions, and nothing
-// else; each has a default where most policies have nothing to add.
+// The policy of a GPU (or of all of its pool's, see above). Its virtual methods answer
+// DESIGN.md's four questions, and nothing else; each has a default where most policies have
+// nothing to add.
 class GpuSharing {
  public:
   virtual ~GpuSharing() = default;

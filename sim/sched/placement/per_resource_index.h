@@ -55,7 +55,7 @@ class PerResource {
 
  private:
   static const UsableUnitsRule* rule_of(const Gpu& gpu) {
-    return dynamic_cast<const UsableUnitsRule*>(gpu.sharing.get());
+    return dynamic_cast<const UsableUnitsRule*>(gpu.sharing);
   }
   std::int64_t value(const Node& node, ResourceId resource) const {
     const std::int64_t free = node.free_resource(resource);

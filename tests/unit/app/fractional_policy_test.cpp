@@ -244,7 +244,7 @@ TEST(FractionalHami, AGpuWhoseMemoryOrCoresAreAllGrantedOffersNoUsableUnits) {
   const auto vgpu = static_cast<ResourceId>(run->cluster().resource_names().find("nvidia.com/gpu"));
   const auto usable = [&](std::uint32_t index) {
     const Gpu& gpu = run->cluster().gpu(index);
-    const auto* rule = dynamic_cast<const UsableUnitsRule*>(gpu.sharing.get());
+    const auto* rule = dynamic_cast<const UsableUnitsRule*>(gpu.sharing);
     EXPECT_NE(rule, nullptr);
     return rule != nullptr ? rule->usable_units(vgpu, gpu.free_units(vgpu), gpu.residents) : -1;
   };

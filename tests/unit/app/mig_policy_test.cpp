@@ -198,6 +198,39 @@ TEST(Mig, DynamicRepartitioningWaitsForTheDrainAndTakesTheReconfigurationTime) {
   EXPECT_EQ(usage.reconfiguring_ns, reconfiguration);
 }
 
+TEST(Mig, RepartitioningOneGpuLeavesTheLayoutOfItsNeighbour) {
+  // The GPUs of a pool share one policy object unless it repartitions (Cluster::Cluster): here
+  // "small" holds one GPU's 1g.10gb instance, and the 3g.40gb pod has the other, empty GPU laid
+  // out anew. The neighbour must keep its own policy object and its all-1g.10gb layout.
+  const auto run = run_text(shared_scenario(
+      1, 2, R"({"policy": "mig", "strategy": "mixed", "layout": "all-1g.10gb", "repartitioning": "dynamic"})",
+      jobs_workload({{"small", 0, 100, R"({"gpu_resource": "nvidia.com/mig-1g.10gb"})"},
+                     {"large", 10, 10, R"({"gpu_resource": "nvidia.com/mig-3g.40gb"})"}}),
+      "", "H100-80GB"));
+  const Cluster& cluster = run->cluster();
+  ASSERT_NE(cluster.gpu(0).sharing, cluster.gpu(1).sharing);
+  const auto units_of = [&](std::uint32_t gpu, const std::string& name) {
+    const int id = cluster.resource_names().find(name);
+    return id < 0 ? 0 : cluster.gpu(gpu).capacity(static_cast<ResourceId>(id));
+  };
+  const std::uint32_t relaid = run->gpu_usage()[0].reconfigurations == 1 ? 0 : 1;
+  const std::uint32_t neighbour = 1 - relaid;
+  EXPECT_EQ(run->gpu_usage()[relaid].reconfigurations, 1u);
+  EXPECT_EQ(run->gpu_usage()[neighbour].reconfigurations, 0u);
+  EXPECT_GE(units_of(relaid, "nvidia.com/mig-3g.40gb"), 1);
+  EXPECT_EQ(units_of(neighbour, "nvidia.com/mig-3g.40gb"), 0);
+  EXPECT_EQ(units_of(neighbour, "nvidia.com/mig-1g.10gb"), 7);
+  EXPECT_EQ(job_named(run->runtime(), "large-0").state, JobState::Completed);
+}
+
+TEST(Mig, GpusOfAPoolWithAFixedLayoutShareOnePolicyObject) {
+  const auto run = run_text(shared_scenario(2, 2, R"({"policy": "mig", "strategy": "mixed", "layout": "all-1g.10gb"})",
+                                            jobs_workload({{"a", 0, 10, R"({"gpu_resource": "nvidia.com/mig-1g.10gb"})"}}),
+                                            "", "H100-80GB"));
+  const Cluster& cluster = run->cluster();
+  for (const Gpu& gpu : cluster.gpus()) EXPECT_EQ(gpu.sharing, cluster.gpu(0).sharing);
+}
+
 TEST(Mig, APodOnlyARepartitionedGpuCouldHoldIsNotACapacityProblem) {
   const std::string workload = R"({"jobs": [{"name": "a", "duration": "10s",
       "request": {"gpu_resource": "nvidia.com/mig-3g.40gb"}}]})";
