@@ -202,11 +202,9 @@ void Cluster::release(std::uint32_t task, const PodClaim& claim, std::span<const
   for (const PodPlacement& pod : pods) {
     devices_held += pod.device_count;
     for (std::uint32_t d = pod.first_device; d < pod.first_device + pod.device_count; ++d) {
-      std::vector<Resident>& residents = gpus_[devices[d].gpu].residents;
-      // erase (not swap-remove) keeps the others in arrival order, which round-robin policies use
-      const auto gone = std::remove_if(residents.begin(), residents.end(), [task](const Resident& r) { return r.task == task; });
-      residents_removed += static_cast<std::size_t>(residents.end() - gone);
-      residents.erase(gone, residents.end());
+      // the others keep their arrival order, which round-robin policies use
+      residents_removed +=
+          gpus_[devices[d].gpu].residents.erase_if([task](const Resident& r) { return r.task == task; });
     }
   }
   // place() made one resident per device; two pods of a gang on one GPU are two residents

@@ -20,6 +20,7 @@
 #include "sim/cluster/network_topology.h"
 #include "sim/cluster/node_topology.h"
 #include "sim/cluster/pod_placement.h"
+#include "sim/cluster/resident_list.h"
 #include "sim/cluster/resource_names.h"
 #include "sim/cluster/node_pool_spec.h"
 
@@ -33,12 +34,11 @@ struct GpuResource {
 };
 
 // Placement scans a node's GPUs, and a job's start and end each read a GPU of thousands, most
-// likely not in the caches: what they read first (the residents, the policy, whether it is
-// draining, the index and the device resource) fills the first cache line (issue 16,
-// docs/ci.md: on 100,000 GPUs, the simulated cache misses of a run fell by a tenth; tested by
-// GpuLayout.*).
+// likely not in the caches: what placement reads (the policy, whether it is draining, the index
+// and the device resource) fills the first cache line (issue 16, docs/ci.md: on 100,000 GPUs,
+// the simulated cache misses of a run fell by a tenth), and the residents' count and the first
+// resident's job share another (ResidentList; both tested by GpuLayout.*).
 struct alignas(64) Gpu {
-  std::vector<Resident> residents;
   // Owned by the Cluster, and shared by every GPU of its pool unless the policy repartitions
   // GPUs (see Cluster::Cluster).
   GpuSharing* sharing = nullptr;
@@ -51,6 +51,7 @@ struct alignas(64) Gpu {
   std::uint32_t node = 0;
   std::uint32_t local_index = 0;  // index within its node
   const GpuModel* model = nullptr;
+  ResidentList residents;
 
   // The advertised entry of `resource`, nullptr when this GPU does not offer it.
   const GpuResource* find_resource(ResourceId resource) const {

@@ -140,10 +140,10 @@ class ClusterRuntime {
   // The job's record, whose cache lines a completion reads first (a million records do not fit
   // in the caches).
   void prefetch_job(std::uint32_t job) const;
-  // What a completion of `rec` reads next: its first pod, device and GPU, and the GPU's state and
-  // usage record. Asked for together, the loads overlap; followed from the pod, they were a chain
-  // of dependent cache misses (1M jobs on 10,000 GPUs: vacate and the usage meter took 20% of
-  // the samples; docs/ci.md).
+  // What a completion of `rec` reads next: its first pod, device and GPU (the record's first
+  // line and its residents'), and the GPU's state and usage record. Asked for together, the
+  // loads overlap; followed from the pod, they were a chain of dependent cache misses (1M jobs
+  // on 10,000 GPUs: vacate and the usage meter took 20% of the samples; docs/ci.md).
   // Only in clusters of kPrefetchMinGpus or more: in small ones all of it stays in the caches,
   // and M/M/8 (8 GPUs) ran slower with it (docs/ci.md).
   void prefetch_placement(const JobRecord& rec) const;

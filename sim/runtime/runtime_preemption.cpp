@@ -74,7 +74,7 @@ class RunningPodsTrial final : public NodeTrial {
   // The node's GPUs hold the residents they had, less the jobs taken off, in their order.
   void refresh_residents() {
     for (std::uint32_t local = 0; local < node_.gpu_count; ++local) {
-      std::vector<Resident>& now = cluster_.gpu(node_.first_gpu + local).residents;
+      ResidentList& now = cluster_.gpu(node_.first_gpu + local).residents;
       now.clear();
       for (const Resident& r : residents_[local]) {
         if (std::find(off_.begin(), off_.end(), r.task) == off_.end()) now.push_back(r);
@@ -90,8 +90,8 @@ class RunningPodsTrial final : public NodeTrial {
   const std::vector<DeviceAllocation>& devices_;
   const Node& node_;
   const PodShape& pending_;
-  std::vector<std::vector<Resident>> residents_;  // as they were, per GPU of the node
-  std::vector<std::uint32_t> off_;                // jobs taken off now
+  std::vector<ResidentList> residents_;  // as they were, per GPU of the node
+  std::vector<std::uint32_t> off_;       // jobs taken off now
 };
 
 }  // namespace

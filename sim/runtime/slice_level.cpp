@@ -42,7 +42,7 @@ bool SliceLevelExecution::queued(std::uint32_t gpu, const Resident& r) {
 
 void SliceLevelExecution::sync_contexts(std::uint32_t gpu) {
   GpuState& state = gpus_[gpu];
-  const std::vector<Resident>& residents = cluster_.gpu(gpu).residents;
+  const ResidentList& residents = cluster_.gpu(gpu).residents;
   const auto wants_context = [](const Resident& r) { return is_active(r) && r.demand.duty < 1.0; };
   // Drop the contexts of residents that left or no longer have a duty cycle.
   std::erase_if(state.contexts, [&](std::uint32_t c) {
@@ -112,7 +112,7 @@ void SliceLevelExecution::start_gap(std::uint32_t gpu) {
 void SliceLevelExecution::end_gpu_phase(std::uint32_t gpu) {
   DutyContext* context = context_of(gpu, gpus_[gpu].running);
   SHARESIM_ASSERT(context != nullptr, "the context ending its GPU phase has a duty-cycle context");
-  const std::vector<Resident>& residents = cluster_.gpu(gpu).residents;
+  const ResidentList& residents = cluster_.gpu(gpu).residents;
   const auto it =
       std::find_if(residents.begin(), residents.end(), [&](const Resident& r) { return r.task == context->task; });
   SHARESIM_ASSERT(it != residents.end(), "a duty-cycle context belongs to a resident of its GPU");
@@ -203,7 +203,7 @@ void SliceLevelExecution::refresh(std::uint32_t gpu) {
 
 void SliceLevelExecution::on_timer(std::uint32_t gpu) {
   GpuState& state = gpus_[gpu];
-  const std::vector<Resident>& residents = cluster_.gpu(gpu).residents;
+  const ResidentList& residents = cluster_.gpu(gpu).residents;
   account_holder(gpu);
   state.timer = EventId{};
   if (state.mode == Mode::Gap) {
@@ -243,7 +243,7 @@ void SliceLevelExecution::on_host_end(std::uint32_t c) {
   account_holder(gpu);
   context.host_end = EventId{};
   context.queued = true;
-  const std::vector<Resident>& residents = cluster_.gpu(gpu).residents;
+  const ResidentList& residents = cluster_.gpu(gpu).residents;
   const auto it =
       std::find_if(residents.begin(), residents.end(), [&](const Resident& r) { return r.task == context.task; });
   SHARESIM_ASSERT(it != residents.end(), "a duty-cycle context belongs to a resident of its GPU");

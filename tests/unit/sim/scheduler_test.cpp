@@ -2,6 +2,7 @@
 // executor in place of the runtime.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <span>
 #include <utility>
 #include <vector>
@@ -177,19 +178,59 @@ TEST(Scheduler, GangOfTwoOnOneGpuIsTwoResidentsAndReleasesWhole) {
 }
 
 // Placement scans a node's GPUs and a job's start and end each read a GPU of thousands: the
-// fields they read first share one cache line (docs/ci.md, issue 16: simulated cache misses on
-// 100,000 GPUs). A reordering that spreads them out fails here rather than only in a benchmark.
-TEST(GpuLayout, WhatPlacementAndAJobsEndReadFirstFillsOneCacheLine) {
+// fields placement reads first share one cache line (docs/ci.md, issue 16: simulated cache
+// misses on 100,000 GPUs). A reordering that spreads them out fails here rather than only in a
+// benchmark.
+TEST(GpuLayout, WhatPlacementReadsFirstFillsOneCacheLine) {
   static_assert(alignof(Gpu) == 64);
   const Gpu gpu;
   const auto* start = reinterpret_cast<const char*>(&gpu);
   const auto end_of = [start](const auto& field) { return reinterpret_cast<const char*>(&field + 1) - start; };
-  EXPECT_LE(end_of(gpu.residents), 64);
   EXPECT_LE(end_of(gpu.sharing), 64);
   EXPECT_LE(end_of(gpu.resource_count), 64);
   EXPECT_LE(end_of(gpu.draining), 64);
   EXPECT_LE(end_of(gpu.index), 64);
   EXPECT_LE(end_of(gpu.resources[0]), 64);
+}
+
+// A job's end looks for its task among the GPU's residents, and its start adds one: the count
+// and a lone resident's task lie in one cache line of the GPU record itself (ResidentList), so
+// their address is known without reading the record first (docs/ci.md, "2026-11-27, fourth stop").
+TEST(GpuLayout, ALoneResidentIsHeldInTheGpuRecordBesideTheCount) {
+  Gpu gpu;
+  gpu.residents.push_back(Resident{7, 0, 1.0, {}, {}});
+  const auto line_of = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) / 64; };
+  const auto* record = reinterpret_cast<const char*>(&gpu);
+  EXPECT_GE(reinterpret_cast<const char*>(gpu.residents.data()), record);
+  EXPECT_LT(reinterpret_cast<const char*>(gpu.residents.data()), record + sizeof(Gpu));
+  EXPECT_EQ(line_of(&gpu.residents[0].task), line_of(&gpu.residents));
+  EXPECT_EQ(line_of(&gpu.residents[0].task), line_of(&gpu.node));  // release_units reads node
+}
+
+TEST(ResidentList, KeepsTheJoinOrderAcrossTheMoveToTheHeapAndBack) {
+  ResidentList list;
+  const auto tasks = [&list] {
+    std::vector<std::uint32_t> out;
+    for (const Resident& r : list) out.push_back(r.task);
+    return out;
+  };
+  for (std::uint32_t t = 1; t <= 4; ++t) list.push_back(Resident{t, 0, 0.0, {}, {}});
+  EXPECT_EQ(tasks(), (std::vector<std::uint32_t>{1, 2, 3, 4}));
+  EXPECT_EQ(list.erase_if([](const Resident& r) { return r.task == 2 || r.task == 4; }), 2u);
+  EXPECT_EQ(tasks(), (std::vector<std::uint32_t>{1, 3}));
+  EXPECT_EQ(list.erase_if([](const Resident& r) { return r.task == 1; }), 1u);
+  EXPECT_EQ(tasks(), (std::vector<std::uint32_t>{3}));
+  const auto* in_place = reinterpret_cast<const char*>(list.data());
+  EXPECT_TRUE(in_place >= reinterpret_cast<const char*>(&list) && in_place < reinterpret_cast<const char*>(&list + 1));
+  list.push_back(Resident{5, 0, 0.0, {}, {}});
+  const ResidentList copy = list;  // a copy owns its residents (RunningPodsTrial keeps copies)
+  list.clear();
+  EXPECT_TRUE(list.empty());
+  EXPECT_EQ(list.erase_if([](const Resident&) { return true; }), 0u);
+  ASSERT_EQ(copy.size(), 2u);
+  EXPECT_EQ(copy[0].task, 3u);
+  EXPECT_EQ(copy.back().task, 5u);
+  EXPECT_EQ(std::span<const Resident>(copy).size(), 2u);
 }
 
 #if SHARESIM_ASSERTS_ENABLED
