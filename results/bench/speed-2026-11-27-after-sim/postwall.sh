@@ -14,5 +14,5 @@ m=lambda v: st.median(v)
 sa=[x[0] for x in r]; wa=[x[1] for x in r]; sb=[x[2] for x in r]; wb=[x[3] for x in r]
 pa=[w-s for s,w in zip(sa,wa)]; pb=[w-s for s,w in zip(sb,wb)]
 print('A sim %.3f whole %.3f after-sim %.3f | B sim %.3f whole %.3f after-sim %.3f | B faster: whole %d/%d, after-sim %d/%d' % (m(sa),m(wa),m(pa),m(sb),m(wb),m(pb), sum(b<a for a,b in zip(wa,wb)), len(r), sum(b<a for a,b in zip(pa,pb)), len(r)))
-print('  A after-sim:', ' '.join('%.3f'%x for x in pa)); print('  B after-sim:', ' '.join('%.3f'%x for x in pb))
+print('  sim pairs:', ' '.join('%.2f/%.2f'%(a,b) for a,b in zip(sa,sb)), ' B faster sim %d/%d'%(sum(b<a for a,b in zip(sa,sb)),len(r))); print('  A after-sim:', ' '.join('%.3f'%x for x in pa)); print('  B after-sim:', ' '.join('%.3f'%x for x in pb))
 "
