@@ -9,7 +9,8 @@
 // or refused the thread stops and nothing else changes; the buffer's contents never depend on it.
 //
 // The thread stays at most `lead` items ahead of advance()'s count, so a run that ends early (an
-// `until`) does not map the whole reservation.
+// `until`) does not map the whole reservation. GrowingArray (growing_array.h) gives a lead of
+// the whole fresh half of its mapping and never advances: that thread ends once it is mapped.
 #include <atomic>
 #include <cstddef>
 #include <thread>

@@ -279,8 +279,9 @@ void ClusterRuntime::prefetch_placement(const JobRecord& rec) const {
   if (rec.gpu_devices == 0) return;
   __builtin_prefetch(&pods_[rec.first_pod]);
   __builtin_prefetch(&devices_[rec.first_device]);
-  __builtin_prefetch(&cluster_.gpu(rec.first_gpu));
-  __builtin_prefetch(&cluster_.gpu(rec.first_gpu).residents);  // the count and a lone resident
+  const Gpu& gpu = cluster_.gpu(rec.first_gpu);
+  __builtin_prefetch(&gpu);
+  __builtin_prefetch(&gpu.residents);  // the count and a lone resident
   __builtin_prefetch(&gpu_state_[rec.first_gpu]);
   if (gpu_usage_listener_ != nullptr) gpu_usage_listener_->prefetch(rec.first_gpu);
 }

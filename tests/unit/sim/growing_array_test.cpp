@@ -2,10 +2,18 @@
 
 #include <gtest/gtest.h>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <thread>
 #include <utility>
 #include <vector>
+
+#include "sim/core/prefault_ahead.h"
 
 namespace sharesim {
 namespace {
@@ -57,6 +65,33 @@ TEST(GrowingArray, AMovedArrayKeepsItsValuesAndLeavesAnEmptyOne) {
   EXPECT_EQ(other.size(), 5'000u);
   EXPECT_EQ(other.values()[1], 0.5);
 }
+
+#if defined(__linux__)
+// From a mapping of 8 MiB on, a grow hands the fresh half to a second thread that maps its
+// pages before any value is written there (prefault_ahead.h): the mapping's last page, far past
+// the last value, becomes resident. Without that thread it stays unmapped until written.
+TEST(GrowingArray, FaultsInTheFreshHalfOfALargeMappingAhead) {
+  if (!PrefaultAhead::available()) GTEST_SKIP() << "this kernel does not offer MADV_POPULATE_WRITE";
+  GrowingArray<std::uint64_t> array;
+  constexpr std::size_t kPage = 4096;
+  constexpr std::size_t kMappingBytes = std::size_t{8} << 20;
+  const std::size_t half = kMappingBytes / 2 / sizeof(std::uint64_t);
+  for (std::size_t i = 0; i <= half; ++i) array.push_back(i);  // one value past the 4 MiB mapping
+  ASSERT_EQ(array.capacity() * sizeof(std::uint64_t), kMappingBytes);
+  auto* last_page = reinterpret_cast<unsigned char*>(array.values().data()) + kMappingBytes - kPage;
+  unsigned char resident = 0;
+  // Not a timing goal: the thread's few milliseconds are given up to 30 s on a loaded machine.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < deadline) {
+    ASSERT_EQ(mincore(last_page, kPage, &resident), 0);
+    if ((resident & 1) != 0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_EQ(resident & 1, 1) << "the fresh half's last page was never mapped";
+  EXPECT_EQ(array.values()[half], half);  // the values are untouched
+  EXPECT_EQ(array.values()[0], 0u);
+}
+#endif
 
 }  // namespace
 }  // namespace sharesim
