@@ -38,6 +38,7 @@ Cluster::Cluster(const std::vector<NodePoolSpec>& pools, const GpuCatalog& catal
     pool.name = spec.name;
     pool.gpu = model;
     pool.first_node = static_cast<std::uint32_t>(nodes_.size());
+    pool.first_gpu = static_cast<std::uint32_t>(gpus_.size());
     pool.node_count = static_cast<std::uint32_t>(spec.nodes);
     pool.gpus_per_node = static_cast<std::uint32_t>(spec.gpus_per_node);
     pool.policy = spec.sharing.value("policy", "");
@@ -89,17 +90,21 @@ Cluster::Cluster(const std::vector<NodePoolSpec>& pools, const GpuCatalog& catal
       nodes_.push_back(std::move(node));
     }
     rack_base += (pool.node_count + per_rack - 1) / per_rack;
+    pool.gpu_count = static_cast<std::uint32_t>(gpus_.size()) - pool.first_gpu;
     pools_.push_back(std::move(pool));
   }
-  // Node totals are sums over their GPUs, sized for every resource name interned above.
+  // Node totals are sums over their GPUs, a row for every resource name interned above.
+  resources_per_node_ = names_.size();
+  node_capacity_.assign(nodes_.size() * resources_per_node_, 0);
+  node_allocated_.assign(nodes_.size() * resources_per_node_, 0);
   for (Node& node : nodes_) {
-    node.resource_capacity.assign(names_.size(), 0);
-    node.resource_allocated.assign(names_.size(), 0);
     for (std::uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
       for (std::size_t r = 0; r < gpus_[g].resource_count; ++r) {
-        node.resource_capacity[gpus_[g].resources[r].resource] += gpus_[g].resources[r].capacity;
+        node_capacity_[node_entry(node.index, gpus_[g].resources[r].resource)] += gpus_[g].resources[r].capacity;
       }
     }
+    node.resource_capacity = {node_capacity_.data() + node_entry(node.index, 0), resources_per_node_};
+    node.resource_allocated = {node_allocated_.data() + node_entry(node.index, 0), resources_per_node_};
   }
   network_ = std::make_unique<NetworkTopology>(rack_of_node);
 }
@@ -116,9 +121,8 @@ void Cluster::set_advertised(Gpu& gpu) {
 void Cluster::withdraw_resources(std::uint32_t gpu_index) {
   Gpu& gpu = gpus_[gpu_index];
   if (!gpu.residents.empty()) throw std::logic_error("withdrawing the resources of a GPU in use");
-  Node& node = nodes_[gpu.node];
   for (std::size_t r = 0; r < gpu.resource_count; ++r) {
-    node.resource_capacity[gpu.resources[r].resource] -= gpu.resources[r].capacity;
+    node_capacity_[node_entry(gpu.node, gpu.resources[r].resource)] -= gpu.resources[r].capacity;
   }
   gpu.resource_count = 0;
 }
@@ -126,10 +130,12 @@ void Cluster::withdraw_resources(std::uint32_t gpu_index) {
 void Cluster::advertise_resources(std::uint32_t gpu_index) {
   Gpu& gpu = gpus_[gpu_index];
   set_advertised(gpu);
-  Node& node = nodes_[gpu.node];
   for (std::size_t r = 0; r < gpu.resource_count; ++r) {
-    // Every name a policy can advertise was interned when it was made, so the node's table has it.
-    node.resource_capacity.at(gpu.resources[r].resource) += gpu.resources[r].capacity;
+    // Every name a policy can advertise was interned when it was made, so the node's row has it.
+    if (gpu.resources[r].resource >= resources_per_node_) {
+      throw std::logic_error("a GPU advertised a resource named after the cluster was built");
+    }
+    node_capacity_[node_entry(gpu.node, gpu.resources[r].resource)] += gpu.resources[r].capacity;
   }
 }
 
@@ -139,7 +145,7 @@ void Cluster::allocate_units(std::uint32_t gpu_index, ResourceId resource, std::
   if (slot == nullptr) throw std::logic_error("GPU does not advertise the resource being allocated");
   if (slot->allocated + units > slot->capacity) throw std::logic_error("GPU resource over-allocated");
   slot->allocated += units;
-  nodes_[g.node].resource_allocated[resource] += units;
+  node_allocated_[node_entry(g.node, resource)] += units;
 }
 
 void Cluster::release_units(std::uint32_t gpu_index, ResourceId resource, std::int64_t units) {
@@ -148,8 +154,9 @@ void Cluster::release_units(std::uint32_t gpu_index, ResourceId resource, std::i
   if (slot == nullptr) throw std::logic_error("GPU does not advertise the resource being released");
   SHARESIM_ASSERT(units >= 0 && slot->allocated >= units, "a GPU released more units than were allocated on it");
   slot->allocated -= units;
-  nodes_[g.node].resource_allocated[resource] -= units;
-  SHARESIM_ASSERT(nodes_[g.node].resource_allocated[resource] >= 0, "a node's allocated units went negative");
+  std::int64_t& on_node = node_allocated_[node_entry(g.node, resource)];
+  on_node -= units;
+  SHARESIM_ASSERT(on_node >= 0, "a node's allocated units went negative");
 }
 
 void Cluster::allocate_pod_units(const PodClaim& claim, const PodPlacement& pod,

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -84,8 +85,13 @@ struct Node {
   std::int64_t memory_mib = 0;
   std::int64_t cpu_allocated = 0;
   std::int64_t memory_allocated = 0;
-  std::vector<std::int64_t> resource_capacity;   // by ResourceId
-  std::vector<std::int64_t> resource_allocated;  // by ResourceId
+  // By ResourceId: the units its GPUs advertise and the units pods hold. Views of this node's
+  // rows of the Cluster's two tables, which hold every node's counts (Cluster::Cluster): a
+  // job's end finds its node's row from the node's index alone, so the row is fetched with
+  // the rest of the job's placement instead of after the node record (issue 16, docs/ci.md
+  // 2026-11-28). Only the Cluster writes them.
+  std::span<const std::int64_t> resource_capacity;
+  std::span<const std::int64_t> resource_allocated;
   std::map<std::string, std::string> labels;
 
   std::int64_t free_resource(ResourceId id) const {
@@ -99,6 +105,8 @@ struct NodePool {
   std::uint32_t first_node = 0;
   std::uint32_t node_count = 0;
   std::uint32_t gpus_per_node = 0;
+  std::uint32_t first_gpu = 0;  // its GPUs are numbered from here, node by node
+  std::uint32_t gpu_count = 0;
   std::string policy;  // sharing policy name, for reports
   std::shared_ptr<const NodeTopology> topology;
   nlohmann::json sharing;  // the pool's sharing config as given
@@ -144,6 +152,22 @@ class Cluster {
   void allocate_pod_units(const PodClaim& claim, const PodPlacement& pod, const std::vector<DeviceAllocation>& devices);
   void release_pod_units(const PodClaim& claim, const PodPlacement& pod, const std::vector<DeviceAllocation>& devices);
 
+  // The node of GPU `gpu`, from the pools' GPU ranges alone: no node or GPU record is read,
+  // so a job's end can ask for its node's counts at once. The index of a GPU of this cluster.
+  std::uint32_t node_of_gpu(std::uint32_t gpu) const {
+    for (const NodePool& pool : pools_) {
+      const std::uint32_t offset = gpu - pool.first_gpu;  // wraps around below the pool
+      if (offset < pool.gpu_count) return pool.first_node + offset / pool.gpus_per_node;
+    }
+    throw std::logic_error("node_of_gpu: no such GPU");
+  }
+  // Asks for the cache lines a job's end on `node` writes: its cpu and memory counts and its
+  // row of units (ClusterRuntime::prefetch_placement, with the job's pod, device and GPU).
+  void prefetch_node_counts(std::uint32_t node) const {
+    __builtin_prefetch(&nodes_[node].cpu_allocated, 1);
+    __builtin_prefetch(node_allocated_.data() + node * resources_per_node_, 1);
+  }
+
   // Takes/returns `units` of `resource` on one GPU (and its node's totals).
   void allocate_units(std::uint32_t gpu, ResourceId resource, std::int64_t units);
   void release_units(std::uint32_t gpu, ResourceId resource, std::int64_t units);
@@ -158,9 +182,20 @@ class Cluster {
 
   std::vector<NodePool> pools_;
   std::vector<std::unique_ptr<GpuSharing>> policies_;  // what the GPUs' `sharing` point to
+  // This node's entry of `resource` in node_capacity_ or node_allocated_.
+  std::size_t node_entry(std::uint32_t node, ResourceId resource) const {
+    return std::size_t{node} * resources_per_node_ + resource;
+  }
+
   std::vector<Node> nodes_;
   std::vector<Gpu> gpus_;
   ResourceNames names_;
+  // Every node's units by resource, a row of resources_per_node_ (the resource names known
+  // when the cluster was built) per node, which Node::resource_capacity and
+  // resource_allocated view.
+  std::vector<std::int64_t> node_capacity_;
+  std::vector<std::int64_t> node_allocated_;
+  std::size_t resources_per_node_ = 0;
   std::unique_ptr<NetworkTopology> network_;
 };
 

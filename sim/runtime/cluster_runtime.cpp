@@ -283,6 +283,7 @@ void ClusterRuntime::prefetch_placement(const JobRecord& rec) const {
   __builtin_prefetch(&gpu);
   __builtin_prefetch(&gpu.residents);  // the count and a lone resident
   __builtin_prefetch(&gpu_state_[rec.first_gpu]);
+  cluster_.prefetch_node_counts(cluster_.node_of_gpu(rec.first_gpu));
   if (gpu_usage_listener_ != nullptr) gpu_usage_listener_->prefetch(rec.first_gpu);
 }
 

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <stdexcept>
 
 #include "run_helpers.h"
 
@@ -88,6 +89,21 @@ TEST(Placement, GangPodsStayInTheFirstPodsRack) {
   ASSERT_EQ(gang.state, JobState::Completed);
   EXPECT_EQ(runtime.pods()[gang.first_pod].node, 2u);
   EXPECT_EQ(runtime.pods()[gang.first_pod + 1].node, 3u);
+}
+
+TEST(Placement, EveryGpusNodeFollowsFromThePoolsGpuRanges) {
+  // Cluster::node_of_gpu finds a GPU's node from the pools' GPU ranges alone (a job's end asks
+  // for that node's counts with it): pools of different sizes, one without GPUs between them.
+  const auto run = testing::run_text(R"({"name": "t", "cluster": {"node_pools": [
+      {"name": "a", "nodes": 2, "gpu": "A100-80GB", "gpus_per_node": 2, "cpu_milli": 64000, "memory_mib": 262144},
+      {"name": "cpu", "nodes": 2, "gpu": "A100-80GB", "gpus_per_node": 0, "cpu_milli": 64000, "memory_mib": 262144},
+      {"name": "b", "nodes": 3, "gpu": "H100-80GB", "gpus_per_node": 8, "cpu_milli": 64000, "memory_mib": 262144}]},
+    "workload": {"jobs": [{"name": "x", "duration": "1h", "request": {"gpus": 1}}]}})");
+  const Cluster& cluster = run->cluster();
+  ASSERT_EQ(cluster.gpus().size(), 28u);
+  for (const Gpu& gpu : cluster.gpus()) EXPECT_EQ(cluster.node_of_gpu(gpu.index), gpu.node) << "GPU " << gpu.index;
+  EXPECT_EQ(cluster.node_of_gpu(4), 4u);  // the first of pool b: after the two CPU-only nodes
+  EXPECT_THROW(cluster.node_of_gpu(28), std::logic_error);
 }
 
 TEST(Placement, EveryJobRecordNamesItsFirstDeviceAndThatDevicesGpu) {

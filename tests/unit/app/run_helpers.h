@@ -86,7 +86,8 @@ inline std::string jobs_workload(const std::vector<JobText>& jobs) {
 inline std::int64_t advertised(const Cluster& cluster, const std::string& resource, std::uint32_t node = 0) {
   const int id = cluster.resource_names().find(resource);
   if (id < 0) return 0;
-  return cluster.node(node).resource_capacity.at(static_cast<std::size_t>(id));
+  const std::span<const std::int64_t> capacity = cluster.node(node).resource_capacity;
+  return static_cast<std::size_t>(id) < capacity.size() ? capacity[static_cast<std::size_t>(id)] : 0;
 }
 
 inline std::string error_of(const std::string& json) {

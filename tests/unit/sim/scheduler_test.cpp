@@ -207,6 +207,34 @@ TEST(GpuLayout, ALoneResidentIsHeldInTheGpuRecordBesideTheCount) {
   EXPECT_EQ(line_of(&gpu.residents[0].task), line_of(&gpu.node));  // release_units reads node
 }
 
+// A job's end writes its node's units of a resource: they are the node's row of one
+// cluster-wide table, whose address follows from the node's index alone
+// (Cluster::prefetch_node_counts), not from a pointer in the node record. Rows lie one after
+// another, survive the Cluster's move, and booking a GPU's units writes its node's row only.
+TEST(NodeCounts, AreRowsOfOneTableFoundFromTheNodeIndex) {
+  Cluster cluster = make_stub_cluster(3, 2, 4, 4);  // returned by value: its tables moved
+  const ResourceId gpu = 0;
+  const std::size_t row = cluster.resource_names().size();
+  ASSERT_EQ(cluster.node(0).resource_allocated.size(), row);
+  for (std::uint32_t n = 1; n < 3; ++n) {
+    EXPECT_EQ(cluster.node(n).resource_allocated.data(), cluster.node(0).resource_allocated.data() + n * row);
+    EXPECT_EQ(cluster.node(n).resource_capacity.data(), cluster.node(0).resource_capacity.data() + n * row);
+  }
+  EXPECT_EQ(cluster.node(1).resource_capacity[gpu], 8);  // two GPUs of 4 units
+  cluster.allocate_units(3, gpu, 3);                     // the second GPU of node 1
+  EXPECT_EQ(cluster.node(1).resource_allocated[gpu], 3);
+  EXPECT_EQ(cluster.node(1).free_resource(gpu), 5);
+  EXPECT_EQ(cluster.node(0).resource_allocated[gpu], 0);
+  EXPECT_EQ(cluster.node(2).resource_allocated[gpu], 0);
+  cluster.release_units(3, gpu, 3);
+  EXPECT_EQ(cluster.node(1).resource_allocated[gpu], 0);
+  cluster.withdraw_resources(2);  // node 1's first GPU, empty
+  EXPECT_EQ(cluster.node(1).resource_capacity[gpu], 4);
+  cluster.advertise_resources(2);
+  EXPECT_EQ(cluster.node(1).resource_capacity[gpu], 8);
+  EXPECT_EQ(cluster.node(0).resource_capacity[gpu], 8);
+}
+
 TEST(ResidentList, KeepsTheJoinOrderAcrossTheMoveToTheHeapAndBack) {
   ResidentList list;
   const auto tasks = [&list] {
