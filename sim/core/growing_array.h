@@ -2,15 +2,15 @@
 // A contiguous array of plain values that grows without copying them: its memory is a
 // private anonymous mapping that doubles by remapping (mremap moves page-table entries, not
 // the values), and its pages from 2 MiB up are advised as huge pages (huge_pages.h). It stays
-// one span, which a selection can reorder in place: the runtime's per-request samples (6.7 M
+// one span, which a selection can reorder in place: the runtime's per-request samples (4.0 M
 // latencies in the inference benchmark) are summarised where they lie instead of being
 // copied into fresh vectors first (docs/ci.md 2026-11-27, "Request samples where they lie").
 // A std::vector that doubles copies everything it holds each time; chunks that never move
 // (the previous design) are not one span. Other systems than Linux: realloc.
 //
 // The kernel zeroes each fresh page on its first write: with the inference benchmark's two
-// samples of 6.7 M values (107 MB), that clearing was 9% of the simulation thread's samples
-// (perf, docs/ci.md 2026-11-28). From kPrefaultFromBytes on, a grow hands the fresh half of
+// samples of 4.0 M values (its finished requests' latencies and slowdowns, 64 MB), that
+// clearing was 8 to 11% of the simulation thread's samples (perf, docs/ci.md 2026-11-28). From kPrefaultFromBytes on, a grow hands the fresh half of
 // the mapping to a second thread that faults its pages in (prefault_ahead.h), so the pushes
 // find them mapped; it is stopped before the mapping moves or goes.
 #include <cstddef>
