@@ -212,7 +212,10 @@ TEST(GpuLayout, ALoneResidentIsHeldInTheGpuRecordBesideTheCount) {
 // (Cluster::prefetch_node_counts), not from a pointer in the node record. Rows lie one after
 // another, survive the Cluster's move, and booking a GPU's units writes its node's row only.
 TEST(NodeCounts, AreRowsOfOneTableFoundFromTheNodeIndex) {
-  Cluster cluster = make_stub_cluster(3, 2, 4, 4);  // returned by value: its tables moved
+  Cluster built = make_stub_cluster(3, 2, 4, 4);
+  const std::int64_t* const row_before_move = built.node(1).resource_allocated.data();
+  Cluster cluster = std::move(built);  // the tables' storage moves with them; the views stay valid
+  EXPECT_EQ(cluster.node(1).resource_allocated.data(), row_before_move);
   const ResourceId gpu = 0;
   const std::size_t row = cluster.resource_names().size();
   ASSERT_EQ(cluster.node(0).resource_allocated.size(), row);
