@@ -90,7 +90,6 @@ Cluster::Cluster(const std::vector<NodePoolSpec>& pools, const GpuCatalog& catal
       nodes_.push_back(std::move(node));
     }
     rack_base += (pool.node_count + per_rack - 1) / per_rack;
-    pool.gpu_count = static_cast<std::uint32_t>(gpus_.size()) - pool.first_gpu;
     pools_.push_back(std::move(pool));
   }
   // Node totals are sums over their GPUs, a row for every resource name interned above.

@@ -105,8 +105,7 @@ struct NodePool {
   std::uint32_t first_node = 0;
   std::uint32_t node_count = 0;
   std::uint32_t gpus_per_node = 0;
-  std::uint32_t first_gpu = 0;  // its GPUs are numbered from here, node by node
-  std::uint32_t gpu_count = 0;
+  std::uint32_t first_gpu = 0;  // its node_count * gpus_per_node GPUs are numbered from here, node by node
   std::string policy;  // sharing policy name, for reports
   std::shared_ptr<const NodeTopology> topology;
   nlohmann::json sharing;  // the pool's sharing config as given
@@ -157,7 +156,7 @@ class Cluster {
   std::uint32_t node_of_gpu(std::uint32_t gpu) const {
     for (const NodePool& pool : pools_) {
       const std::uint32_t offset = gpu - pool.first_gpu;  // wraps around below the pool
-      if (offset < pool.gpu_count) return pool.first_node + offset / pool.gpus_per_node;
+      if (offset < pool.node_count * pool.gpus_per_node) return pool.first_node + offset / pool.gpus_per_node;
     }
     throw std::logic_error("node_of_gpu: no such GPU");
   }
@@ -165,7 +164,7 @@ class Cluster {
   // row of units (ClusterRuntime::prefetch_placement, with the job's pod, device and GPU).
   void prefetch_node_counts(std::uint32_t node) const {
     __builtin_prefetch(&nodes_[node].cpu_allocated, 1);
-    __builtin_prefetch(node_allocated_.data() + node * resources_per_node_, 1);
+    __builtin_prefetch(node_allocated_.data() + node_entry(node, 0), 1);
   }
 
   // Takes/returns `units` of `resource` on one GPU (and its node's totals).
