@@ -10,9 +10,10 @@
 //
 // The kernel zeroes each fresh page on its first write: with the inference benchmark's two
 // samples of 4.0 M values (its finished requests' latencies and slowdowns, 64 MB), that
-// clearing was 8 to 11% of the simulation thread's samples (perf, docs/ci.md 2026-11-28). From kPrefaultFromBytes on, a grow hands the fresh half of
-// the mapping to a second thread that faults its pages in (prefault_ahead.h), so the pushes
-// find them mapped; it is stopped before the mapping moves or goes.
+// clearing was 8 to 11% of the simulation thread's samples (perf, docs/ci.md 2026-11-28).
+// From kPrefaultFromBytes on, a grow hands the fresh half of the mapping to a second thread
+// that faults its pages in (prefault_ahead.h), so the pushes find them mapped; it is stopped
+// before the mapping moves or goes.
 #include <cstddef>
 #include <memory>
 #include <span>
