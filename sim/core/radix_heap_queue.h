@@ -165,6 +165,11 @@ class RadixHeapQueue final : public EventQueue {
     while (words[word] == 0) ++word;
     return level * kDigits + word * 64 + static_cast<std::size_t>(std::countr_zero(words[word]));
   }
+  // The least key of `bucket` when it holds at most four keys in one block, else null; `second`
+  // is set to the next least of them, or null.
+  const Key* least_keys_of_short_bucket(std::size_t bucket, const Key*& second) const;
+  // The lowest non-empty bucket above `bucket` (not bucket zero), or kZero when there is none.
+  std::size_t bucket_after(std::size_t bucket) const;
   bool live(const Key& key) const { return slots_[slot_of(key)].handler != nullptr; }
   void release_dead(const Key& key) { free_slots_.push_back(slot_of(key)); }
   // Makes bucket 0 hold the live minimum keys; false when no live key is left.
