@@ -15,11 +15,16 @@ class EventHandler {
  public:
   virtual ~EventHandler() = default;
   virtual void on_event(std::uint32_t arg) = 0;
-  // The event (this, arg) is probably the next to run: a handler may prefetch what on_event
-  // will read first. A hint only: it changes no state, and the guess may be wrong (the event
-  // cancelled meanwhile). Simulator::run calls it before the event in hand runs, so the cache
-  // miss overlaps that work.
+  // The event (this, arg) is probably one of the next two to run: a handler may prefetch what
+  // on_event will read first. A hint only: it changes no state, and the guess may be wrong (the
+  // event cancelled meanwhile). Simulator::run calls it before the event in hand runs, so the
+  // cache miss overlaps that work.
   virtual void prefetch(std::uint32_t /*arg*/) const {}
+  // The event (this, arg) is probably the next to run, and prefetch(arg) was called one event
+  // earlier: what that asked for is in the cache by now, so a handler may read it and prefetch
+  // what it points to (a job's record, then the job's pod, device and GPU). Same rules as
+  // prefetch(): a hint that changes no state and may be wrong.
+  virtual void prefetch_followed(std::uint32_t /*arg*/) const {}
 };
 
 // Handle for cancellation: slab slot plus the generation the slot had when scheduled.
@@ -50,10 +55,11 @@ class EventQueue {
   // pop() if the earliest live event's time is <= limit; false (nothing removed) otherwise.
   virtual bool pop_until(SimTime limit, ScheduledEvent& out) { return peek_time() <= limit && pop(out); }
   virtual std::size_t size() const = 0;  // live events
-  // A guess at the next event to pop, found without moving anything, for prefetching; false
-  // when the queue has no cheap guess. It may be wrong (a cancelled event, or an event pushed
-  // later that runs first); nothing may depend on it but speed.
-  virtual bool next_hint(ScheduledEvent& /*out*/) const { return false; }
+  // Guesses at the next two events to pop, found without moving anything, for prefetching:
+  // returns how many it found, 0 when the queue has no cheap guess, 1 (`next` set) or 2 (`next`
+  // and `after`). They may be wrong (a cancelled event, or an event pushed later that runs
+  // first); nothing may depend on them but speed.
+  virtual unsigned next_hints(ScheduledEvent& /*next*/, ScheduledEvent& /*after*/) const { return 0; }
 };
 
 std::unique_ptr<EventQueue> make_default_event_queue();

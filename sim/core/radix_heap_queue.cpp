@@ -138,22 +138,24 @@ void RadixHeapQueue::pop_bucket_zero_head(ScheduledEvent& out) {
   --live_;
 }
 
-const RadixHeapQueue::Key* RadixHeapQueue::least_keys_of_short_bucket(std::size_t bucket, const Key*& second) const {
-  constexpr std::size_t kScanned = 4;
-  const Bucket& keys = buckets_[bucket];
-  second = nullptr;
-  if (keys.head != keys.tail || keys.tail_used > kScanned) return nullptr;
-  const Key* least = nullptr;
-  for (std::size_t i = 0; i < keys.tail_used; ++i) {
-    const Key* key = &keys.head->keys[i];
-    if (least == nullptr || key->time < least->time) {
-      second = least;
-      least = key;
-    } else if (second == nullptr || key->time < second->time) {
-      second = key;
+std::size_t RadixHeapQueue::least_keys(std::array<const Key*, kHintedKeys>& out) const {
+  std::size_t found = 0;
+  for (std::size_t i = bucket_zero_head_; i < zero_.size() && found < out.size(); ++i) out[found++] = &zero_[i];
+  if (level_mask_ == 0) return found;
+  for (std::size_t bucket = lowest_bucket(); found < out.size() && bucket != kZero; bucket = bucket_after(bucket)) {
+    const Bucket& keys = buckets_[bucket];
+    if (keys.head != keys.tail || keys.tail_used > kShortBucketKeys) break;
+    // Sorted by time, by insertion: at most four keys.
+    std::array<const Key*, kShortBucketKeys> sorted{};
+    for (std::size_t i = 0; i < keys.tail_used; ++i) {
+      const Key* key = &keys.head->keys[i];
+      std::size_t j = i;
+      for (; j > 0 && sorted[j - 1]->time > key->time; --j) sorted[j] = sorted[j - 1];
+      sorted[j] = key;
     }
+    for (std::size_t i = 0; i < keys.tail_used && found < out.size(); ++i) out[found++] = sorted[i];
   }
-  return least;
+  return found;
 }
 
 std::size_t RadixHeapQueue::bucket_after(std::size_t bucket) const {
@@ -174,41 +176,23 @@ std::size_t RadixHeapQueue::bucket_after(std::size_t bucket) const {
   return level * kDigits + word * 64 + static_cast<std::size_t>(std::countr_zero(words[word]));
 }
 
-bool RadixHeapQueue::next_hint(ScheduledEvent& out) const {
-  // The next key, and the one after it where that is found as cheaply. The after-next key's slot
-  // is prefetched now, so that when it is the next one, one event later, reading its slot here
-  // finds it in the cache: with events sparse in time (a cluster's arrivals and completions),
-  // the next event's slot was last touched when the event was pushed, long before, and waiting
-  // for it was 7% of a 10M-job run on 100,000 GPUs (perf annotate, docs/ci.md 2026-11-28).
-  const Key* next = nullptr;
-  const Key* after = nullptr;
-  if (bucket_zero_head_ < zero_.size()) {
-    next = &zero_[bucket_zero_head_];
-    if (bucket_zero_head_ + 1 < zero_.size()) {
-      after = &zero_[bucket_zero_head_ + 1];
-    } else if (level_mask_ != 0) {
-      const Key* unused = nullptr;
-      after = least_keys_of_short_bucket(lowest_bucket(), unused);
-    }
-  } else if (level_mask_ != 0) {
-    // The least key of the lowest bucket; found only where that bucket is short, as it is
-    // when events are sparse in time, the case where a prefetch has a whole event's work to
-    // hide behind.
-    const std::size_t bucket = lowest_bucket();
-    next = least_keys_of_short_bucket(bucket, after);
-    if (next == nullptr) return false;
-    if (after == nullptr) {
-      const std::size_t following = bucket_after(bucket);
-      const Key* unused = nullptr;
-      if (following != kZero) after = least_keys_of_short_bucket(following, unused);
-    }
+unsigned RadixHeapQueue::next_hints(ScheduledEvent& next, ScheduledEvent& after) const {
+  // The third key's slot is asked for now: two events later that key is the next one, and one
+  // event later the one after it, whose slot is read here to hint at its handler. With events
+  // sparse in time (a cluster's arrivals and completions), an event's slot was last touched when
+  // the event was pushed, long before, and waiting for the next event's slot here was 7% of a
+  // 10M-job run on 100,000 GPUs (perf annotate, docs/ci.md 2026-11-28).
+  std::array<const Key*, kHintedKeys> keys{};
+  const std::size_t found = least_keys(keys);
+  if (found == kHintedKeys) __builtin_prefetch(&slots_[slot_of(*keys[2])]);
+  unsigned hints = 0;
+  for (std::size_t i = 0; i < std::min<std::size_t>(found, 2); ++i) {
+    const Slot& slot = slots_[slot_of(*keys[i])];
+    if (slot.handler == nullptr) break;
+    (i == 0 ? next : after) = ScheduledEvent{keys[i]->time, slot.handler, slot.arg};
+    ++hints;
   }
-  if (next == nullptr) return false;
-  if (after != nullptr) __builtin_prefetch(&slots_[slot_of(*after)]);
-  const Slot& slot = slots_[slot_of(*next)];
-  if (slot.handler == nullptr) return false;
-  out = ScheduledEvent{next->time, slot.handler, slot.arg};
-  return true;
+  return hints;
 }
 
 SimTime RadixHeapQueue::peek_time() { return refill_bucket_zero() ? minimum_ : kTimeNever; }

@@ -41,7 +41,7 @@ class RadixHeapQueue final : public EventQueue {
   SimTime peek_time() override;
   bool pop_until(SimTime limit, ScheduledEvent& out) override;
   std::size_t size() const override { return live_; }
-  bool next_hint(ScheduledEvent& out) const override;
+  unsigned next_hints(ScheduledEvent& next, ScheduledEvent& after) const override;
 
  private:
   static constexpr unsigned kSlotBits = 28;
@@ -165,9 +165,14 @@ class RadixHeapQueue final : public EventQueue {
     while (words[word] == 0) ++word;
     return level * kDigits + word * 64 + static_cast<std::size_t>(std::countr_zero(words[word]));
   }
-  // The least key of `bucket` when it holds at most four keys in one block, else null; `second`
-  // is set to the next least of them, or null.
-  const Key* least_keys_of_short_bucket(std::size_t bucket, const Key*& second) const;
+  // Up to kHintedKeys least keys, in order (keys of equal times in no particular order), found
+  // without moving anything: bucket zero's from its head, then those of the lowest buckets up
+  // to the first that is not short (more than kShortBucketKeys keys, or more than one block).
+  // Keys of short buckets are those of events sparse in time, the case where a prefetch has a
+  // whole event's work to hide behind. Returns how many it found.
+  static constexpr std::size_t kHintedKeys = 3;
+  static constexpr std::size_t kShortBucketKeys = 4;
+  std::size_t least_keys(std::array<const Key*, kHintedKeys>& out) const;
   // The lowest non-empty bucket above `bucket` (not bucket zero), or kZero when there is none.
   std::size_t bucket_after(std::size_t bucket) const;
   bool live(const Key& key) const { return slots_[slot_of(key)].handler != nullptr; }

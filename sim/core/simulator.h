@@ -38,6 +38,8 @@ class Simulator {
   // Pending events above which run() asks the queue for the next event and lets its handler
   // prefetch (EventHandler::prefetch).
   static constexpr std::size_t kPrefetchPending = 1024;
+  void prefetch_ahead();
+  ScheduledEvent previous_after_;  // the event after next at the last prefetch_ahead(), or none
   std::unique_ptr<EventQueue> queue_;
   SimTime now_ = 0;
   std::uint64_t events_processed_ = 0;

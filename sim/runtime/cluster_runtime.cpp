@@ -275,6 +275,14 @@ void ClusterRuntime::prefetch_job(std::uint32_t job) const {
   if (job < jobs_.size()) prefetch_lines(&jobs_[job], sizeof(JobRecord));
 }
 
+void ClusterRuntime::prefetch_placement_of(std::uint32_t job) const {
+  if (!prefetch_placements_ || job >= jobs_.size()) return;
+  const JobRecord& rec = jobs_[job];
+  if (rec.state != JobState::Running) return;
+  prefetch_placement(rec);
+  placement_prefetched_ = job;
+}
+
 void ClusterRuntime::prefetch_placement(const JobRecord& rec) const {
   if (rec.gpu_devices == 0) return;
   __builtin_prefetch(&pods_[rec.first_pod]);
@@ -350,7 +358,9 @@ void ClusterRuntime::update_gpu_state(std::uint32_t gpu_index) {
 void ClusterRuntime::on_completion(std::uint32_t job) {
   JobRecord& rec = jobs_[job];
   SHARESIM_ASSERT(rec.state == JobState::Running, "a completion fired for a job that is not running");
-  if (prefetch_placements_) prefetch_placement(rec);
+  // Not again when the simulator's hint has just asked (prefetch_placement_of).
+  if (prefetch_placements_ && placement_prefetched_ != job) prefetch_placement(rec);
+  placement_prefetched_ = UINT32_MAX;
   rec.completion = EventId{};
   if (rec.behaviour >= 0) {
     // The end of a step's work, not necessarily of the job.

@@ -147,6 +147,10 @@ class ClusterRuntime {
   // Only in clusters of kPrefetchMinGpus or more: in small ones all of it stays in the caches,
   // and M/M/8 (8 GPUs) ran slower with it (docs/ci.md).
   void prefetch_placement(const JobRecord& rec) const;
+  // prefetch_placement() of a running job, from its record (prefetched one event earlier). The
+  // job is noted, so that its completion does not ask again.
+  void prefetch_placement_of(std::uint32_t job) const;
+  mutable std::uint32_t placement_prefetched_ = UINT32_MAX;  // the job prefetch_placement_of() last asked for
   bool prefetch_placements_ = false;
   static constexpr std::size_t kPrefetchMinGpus = 1024;
   struct ArrivalHandler : EventHandler {
@@ -157,6 +161,7 @@ class ClusterRuntime {
     ClusterRuntime* runtime = nullptr;
     void on_event(std::uint32_t job) override { runtime->on_completion(job); }
     void prefetch(std::uint32_t job) const override { runtime->prefetch_job(job); }
+    void prefetch_followed(std::uint32_t job) const override { runtime->prefetch_placement_of(job); }
   };
   struct FaultHandler : EventHandler {
     ClusterRuntime* runtime = nullptr;

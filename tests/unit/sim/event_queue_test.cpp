@@ -87,9 +87,11 @@ TYPED_TEST(EventQueueTest, ANullHandlerIsRefusedAndLeavesTheQueueAsItWas) {
   EXPECT_EQ(drain(queue), std::vector<std::uint64_t>{1});
 }
 
-// next_hint() is a guess for prefetching: when it names an event, that is the next one popped
-// (times here are distinct, so no tie can reorder them), and asking never changes the order.
-TYPED_TEST(EventQueueTest, NextHintNamesTheNextEventAndChangesNothing) {
+// next_hints() is a guess for prefetching: when it names an event, that is the next one popped,
+// and when it names a second one, that is the one popped after it unless an event pushed in
+// between runs first (times here are distinct, so no tie can reorder them); asking never changes
+// the order.
+TYPED_TEST(EventQueueTest, NextHintsNameTheNextTwoEventsAndChangeNothing) {
   TypeParam hinted;
   TypeParam plain;
   Recorder r;
@@ -105,13 +107,16 @@ TYPED_TEST(EventQueueTest, NextHintNamesTheNextEventAndChangesNothing) {
   };
   for (int i = 0; i < 50; ++i) push_both(static_cast<SimTime>(i) * 1'000'003 + 7);
   std::size_t hints = 0;
+  std::size_t second_hints = 0;
   for (int step = 0; step < 5'000; ++step) {
     if (step % 7 == 0) {
       const EventId id = ids[rng.uniform_index(ids.size())];
       EXPECT_EQ(hinted.cancel(id), plain.cancel(id));
     }
-    ScheduledEvent hint;
-    const bool has_hint = hinted.next_hint(hint);
+    ScheduledEvent next;
+    ScheduledEvent after;
+    const unsigned named = hinted.next_hints(next, after);
+    ASSERT_LE(named, 2u);
     ScheduledEvent a;
     ScheduledEvent b;
     const bool popped = hinted.pop(a);
@@ -119,11 +124,18 @@ TYPED_TEST(EventQueueTest, NextHintNamesTheNextEventAndChangesNothing) {
     if (!popped) break;
     ASSERT_EQ(a.time, b.time);
     ASSERT_EQ(a.arg, b.arg);
-    if (has_hint) {
+    if (named >= 1) {
       ++hints;
-      EXPECT_EQ(hint.time, a.time);
-      EXPECT_EQ(hint.arg, a.arg);
-      EXPECT_EQ(hint.handler, a.handler);
+      EXPECT_EQ(next.time, a.time);
+      EXPECT_EQ(next.arg, a.arg);
+      EXPECT_EQ(next.handler, a.handler);
+    }
+    if (named == 2) {
+      // Nothing pushed yet since the hint: the second event named is the earliest left.
+      ++second_hints;
+      EXPECT_GT(after.time, next.time);
+      EXPECT_EQ(after.time, hinted.peek_time());
+      EXPECT_EQ(after.handler, &r);
     }
     now = a.time;
     // Distinct times, sparse (a cluster's arrivals and completions) or dense.
@@ -132,6 +144,7 @@ TYPED_TEST(EventQueueTest, NextHintNamesTheNextEventAndChangesNothing) {
   }
   if constexpr (std::is_same_v<TypeParam, RadixHeapQueue>) {
     EXPECT_GT(hints, 1'000u);  // the radix heap has a cheap guess most of the time
+    EXPECT_GT(second_hints, 1'000u);
   } else {
     EXPECT_EQ(hints, 0u);  // the d-ary heaps offer none
   }
@@ -265,38 +278,60 @@ TEST(Simulator, RunStopsAtUntilAndAdvancesClock) {
   EXPECT_EQ(sim.now(), 1000);
 }
 
-// With many events pending, run() lets the handler of the event expected next prefetch; the
-// guess is right here (distinct times, nothing pushed), and it changes nothing that runs.
+// With many events pending, run() lets the handler of the event expected after next prefetch,
+// and the handler of the event expected next follow what it asked for one event earlier; the
+// guesses are right here (distinct times, nothing pushed), and they change nothing that runs.
 struct PrefetchRecorder : EventHandler {
+  static constexpr std::uint32_t kNone = UINT32_MAX;
   std::vector<std::uint32_t> ran;
-  std::vector<std::uint32_t> prefetched_before;  // per event run: what was prefetched just before, or -1
-  mutable std::uint32_t last_prefetch = UINT32_MAX;
+  // Per event run: the events prefetched just before it, in call order, and the one followed, or
+  // kNone.
+  std::vector<std::vector<std::uint32_t>> prefetched_before;
+  std::vector<std::uint32_t> followed_before;
+  mutable std::vector<std::uint32_t> prefetches;
+  mutable std::uint32_t last_followed = kNone;
   void on_event(std::uint32_t arg) override {
     ran.push_back(arg);
-    prefetched_before.push_back(last_prefetch);
-    last_prefetch = UINT32_MAX;
+    prefetched_before.push_back(prefetches);
+    followed_before.push_back(last_followed);
+    prefetches.clear();
+    last_followed = kNone;
   }
-  void prefetch(std::uint32_t arg) const override { last_prefetch = arg; }
+  void prefetch(std::uint32_t arg) const override { prefetches.push_back(arg); }
+  void prefetch_followed(std::uint32_t arg) const override { last_followed = arg; }
 };
 
-TEST(Simulator, RunLetsTheNextEventsHandlerPrefetchOnlyWhenManyArePending) {
+TEST(Simulator, RunLetsTheNextTwoEventsHandlersPrefetchOnlyWhenManyArePending) {
   Simulator sim;
   PrefetchRecorder handler;
   constexpr std::uint32_t kEvents = 3000;
+  constexpr std::uint32_t kNone = PrefetchRecorder::kNone;
   for (std::uint32_t i = 0; i < kEvents; ++i) sim.schedule_at(static_cast<SimTime>(i) * 1'000'003, handler, i);
   sim.run();
   ASSERT_EQ(handler.ran.size(), kEvents);
   std::size_t prefetched = 0;
+  std::size_t followed = 0;
   for (std::uint32_t i = 0; i < kEvents; ++i) {
     EXPECT_EQ(handler.ran[i], i);
-    if (handler.prefetched_before[i] == UINT32_MAX) continue;
-    ++prefetched;
-    // The prefetch before event i named event i + 1.
-    EXPECT_EQ(handler.prefetched_before[i], i + 1) << i;
+    // Before event i: at most events i + 1 and i + 2 prefetched; event i + 1 followed only when
+    // it was prefetched before event i - 1, and then not prefetched again.
+    const std::vector<std::uint32_t>& asked = handler.prefetched_before[i];
+    for (const std::uint32_t arg : asked) EXPECT_TRUE(arg == i + 1 || arg == i + 2) << i << ": " << arg;
+    if (!asked.empty()) ++prefetched;
+    if (handler.followed_before[i] == kNone) continue;
+    ++followed;
+    EXPECT_EQ(handler.followed_before[i], i + 1) << i;
+    ASSERT_GT(i, 0u);
+    const std::vector<std::uint32_t>& asked_before = handler.prefetched_before[i - 1];
+    EXPECT_NE(std::find(asked_before.begin(), asked_before.end(), i + 1), asked_before.end()) << i;
+    EXPECT_EQ(std::find(asked.begin(), asked.end(), i + 1), asked.end()) << i;
   }
-  // Asked while more than 1,024 events were pending: about the first 2,000 events.
+  // Asked while more than 1,024 events were pending: about the first 2,000 events, most of them
+  // two deep.
   EXPECT_GT(prefetched, 1'500u);
-  EXPECT_EQ(handler.prefetched_before.back(), UINT32_MAX);
+  EXPECT_GT(followed, 1'000u);
+  EXPECT_TRUE(handler.prefetched_before.back().empty());
+  EXPECT_EQ(handler.followed_before.back(), kNone);
 }
 
 TEST(Simulator, RefusesEventsInThePast) {
