@@ -35,8 +35,8 @@ class Simulator {
   void set_progress_hook(std::function<void(SimTime)> hook, std::uint64_t every_events);
 
  private:
-  // Pending events above which run() asks the queue for the next event and lets its handler
-  // prefetch (EventHandler::prefetch).
+  // Pending events above which run() asks the queue for the next two events and lets their
+  // handlers prefetch (EventHandler::prefetch, prefetch_followed; prefetch_ahead()).
   static constexpr std::size_t kPrefetchPending = 1024;
   void prefetch_ahead();
   ScheduledEvent previous_after_;  // the event after next at the last prefetch_ahead(), or none

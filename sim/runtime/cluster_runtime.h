@@ -150,7 +150,8 @@ class ClusterRuntime {
   // prefetch_placement() of a running job, from its record (prefetched one event earlier). The
   // job is noted, so that its completion does not ask again.
   void prefetch_placement_of(std::uint32_t job) const;
-  mutable std::uint32_t placement_prefetched_ = UINT32_MAX;  // the job prefetch_placement_of() last asked for
+  // The job prefetch_placement_of() last asked for, until a completion runs.
+  mutable std::uint32_t placement_prefetched_ = UINT32_MAX;
   bool prefetch_placements_ = false;
   static constexpr std::size_t kPrefetchMinGpus = 1024;
   struct ArrivalHandler : EventHandler {
