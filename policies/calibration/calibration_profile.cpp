@@ -1,7 +1,10 @@
 #include "policies/calibration/calibration_profile.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
+#include <mutex>
 #include <optional>
 
 #include "sim/core/embedded_files.h"
@@ -254,36 +257,41 @@ nlohmann::ordered_json CalibrationProfile::to_json() const {
 
 namespace {
 
-const std::map<std::string, CalibrationProfile, std::less<>>& builtin_profiles() {
-  static const auto profiles = [] {
-    std::map<std::string, CalibrationProfile, std::less<>> loaded;
-    for (const embedded::NamedText& file : embedded::calibration_files()) {
-      const std::string origin = std::string("results/calibration/") + file.name + ".json";
-      CalibrationProfile profile = parse_calibration_profile(file.text(), origin);
-      if (profile.gpu != file.name) {
-        throw InputError(origin, "/gpu",
-                         "expected " + quote(file.name) + " (the file's name), found " + quote(profile.gpu));
-      }
-      loaded.emplace(file.name, std::move(profile));
+// The built-in profile named `id`, parsed on its first use; null when none is built in. One file
+// at a time: the five files are 180 KB of JSON, and parsing them all was half the instructions
+// of a ten-job run (callgrind: 31.6 of 60.1 million) while a run needs one or two of them
+// (docs/ci.md, 2026-11-28). Locked: a sweep's runs build their clusters on several threads. A
+// parsed profile never moves (std::map), so the reference handed out stays valid.
+const CalibrationProfile* builtin_profile(std::string_view id) {
+  static std::mutex mutex;
+  static std::map<std::string, CalibrationProfile, std::less<>> parsed;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = parsed.find(id); it != parsed.end()) return &it->second;
+  for (const embedded::NamedText& file : embedded::calibration_files()) {
+    if (file.name != id) continue;
+    const std::string origin = std::string("results/calibration/") + file.name + ".json";
+    CalibrationProfile profile = parse_calibration_profile(file.text(), origin);
+    if (profile.gpu != file.name) {
+      throw InputError(origin, "/gpu",
+                       "expected " + quote(file.name) + " (the file's name), found " + quote(profile.gpu));
     }
-    return loaded;
-  }();
-  return profiles;
+    return &parsed.emplace(file.name, std::move(profile)).first->second;
+  }
+  return nullptr;
 }
 
 }  // namespace
 
 const CalibrationProfile& builtin_calibration_profile(std::string_view gpu_id) {
-  const auto& profiles = builtin_profiles();
-  auto it = profiles.find(gpu_id);
-  if (it == profiles.end()) it = profiles.find("default");
-  if (it == profiles.end()) throw std::logic_error("results/calibration/default.json was not built in");
-  return it->second;
+  if (const CalibrationProfile* profile = builtin_profile(gpu_id)) return *profile;
+  if (const CalibrationProfile* profile = builtin_profile("default")) return *profile;
+  throw std::logic_error("results/calibration/default.json was not built in");
 }
 
 std::vector<std::string> builtin_calibration_ids() {
   std::vector<std::string> ids;
-  for (const auto& [id, profile] : builtin_profiles()) ids.push_back(id);
+  for (const embedded::NamedText& file : embedded::calibration_files()) ids.emplace_back(file.name);
+  std::sort(ids.begin(), ids.end());
   return ids;
 }
 

@@ -106,9 +106,19 @@ bool RadixHeapQueue::refill_bucket_zero() {
     // move along and are dropped when they surface in bucket 0.
     minimum_ = bucket_min_[bucket];
     bucket_min_[bucket] = kTimeNever;
+    Bucket& source = buckets_[bucket];
+    if (source.head == source.tail && source.tail_used == 1) {
+      // A lone key is the new minimum: straight into bucket zero. With events sparse in time
+      // (a cluster's arrivals and completions, a service's requests) most refills find one key,
+      // and place() would only find its bucket to be bucket zero.
+      zero_.push_back(source.head->keys[0]);
+      release_block(source.head);
+      source = Bucket{};
+      continue;
+    }
     // Every key goes strictly lower (it shares more high bits with the new minimum), never
     // back into the source.
-    drain(buckets_[bucket], [this](const Key& key) { place(key); });
+    drain(source, [this](const Key& key) { place(key); });
     if (zero_.size() > 1) {
       std::sort(zero_.begin(), zero_.end(), [](const Key& a, const Key& b) { return a.seq_slot < b.seq_slot; });
     }

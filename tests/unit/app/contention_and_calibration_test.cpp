@@ -2,6 +2,9 @@
 // docs/calibration.md).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <latch>
+#include <thread>
 #include <vector>
 
 #include "policies/calibration/calibration_profile.h"
@@ -87,6 +90,33 @@ TEST(CalibrationProfile, EveryBuiltInProfileLoadsWithProvenance) {
   EXPECT_EQ(builtin_calibration_profile("default").default_slice_ns.value, 1024000);
   EXPECT_EQ(builtin_calibration_profile("default").default_slice_ns.provenance, "documented");
   EXPECT_EQ(builtin_calibration_profile("no-such-gpu").gpu, "default");
+}
+
+// A profile is parsed on its first use, by whichever thread asks first: a sweep's runs build
+// their clusters on several threads. ctest runs each test in a process of its own, so here the
+// threads race for the first parse of every profile; each must get the one parsed profile.
+TEST(CalibrationProfile, ThreadsAskingAtOnceGetTheSameParsedProfile) {
+  const std::vector<std::string> ids = builtin_calibration_ids();
+  std::vector<std::vector<const CalibrationProfile*>> seen(8);
+  std::vector<std::thread> threads;
+  std::latch start(static_cast<std::ptrdiff_t>(seen.size()));
+  for (std::size_t t = 0; t < seen.size(); ++t) {
+    threads.emplace_back([&ids, &seen, &start, t] {
+      start.arrive_and_wait();  // all at once
+      // Half the threads walk the ids backwards, so that first parses overlap.
+      for (std::size_t i = 0; i < ids.size(); ++i) {
+        const std::string& id = t % 2 == 0 ? ids[i] : ids[ids.size() - 1 - i];
+        seen[t].push_back(&builtin_calibration_profile(id));
+      }
+      if (t % 2 == 1) std::reverse(seen[t].begin(), seen[t].end());
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (std::size_t t = 1; t < seen.size(); ++t) EXPECT_EQ(seen[t], seen[0]) << "thread " << t;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    EXPECT_EQ(seen[0][i]->gpu, ids[i]);
+    EXPECT_EQ(seen[0][i], &builtin_calibration_profile(ids[i]));
+  }
 }
 
 std::string profile_with(const std::string& switch_cost) {

@@ -78,6 +78,48 @@ TYPED_TEST(EventQueueTest, CancelledEventsNeverRunAndStaleHandlesAreRejected) {
   EXPECT_EQ(queue.peek_time(), kTimeNever);
 }
 
+// Events far apart in time, as a cluster's are: most sit alone in their radix-heap bucket, the
+// case the radix heap moves straight into bucket zero. Some of those lone events are cancelled,
+// and new ones keep arriving between the ones pending.
+TYPED_TEST(EventQueueTest, SparseEventsComeOutInOrderAndCancelledLoneOnesNever) {
+  TypeParam queue;
+  Recorder r;
+  RandomStream rng(11);
+  std::vector<std::pair<SimTime, std::uint32_t>> pending;  // the reference: (time, arg), live only
+  std::vector<EventId> ids;
+  std::uint32_t next_arg = 0;
+  auto push = [&](SimTime time) {
+    ids.push_back(queue.push(time, &r, next_arg));
+    pending.emplace_back(time, next_arg++);
+  };
+  // Gaps from 1 ns to 2^40 ns: keys spread over every level of 6-bit digits.
+  SimTime now = 0;
+  for (int i = 0; i < 200; ++i) push(now += SimTime{1} << rng.uniform_index(41));
+  std::size_t cancelled = 0;
+  ScheduledEvent event;
+  while (!pending.empty()) {
+    // Cancel a pending event now and then, often the one that would come out next.
+    if (rng.uniform_index(4) == 0) {
+      const auto least = std::min_element(pending.begin(), pending.end());
+      const auto victim = rng.uniform_index(2) == 0
+                              ? least
+                              : pending.begin() + static_cast<std::ptrdiff_t>(rng.uniform_index(pending.size()));
+      ASSERT_TRUE(queue.cancel(ids[victim->second]));
+      pending.erase(victim);
+      ++cancelled;
+      if (pending.empty()) break;
+    }
+    const auto least = std::min_element(pending.begin(), pending.end());
+    ASSERT_TRUE(queue.pop(event));
+    ASSERT_EQ(event.time, least->first);
+    ASSERT_EQ(event.arg, least->second);
+    pending.erase(least);
+    if (next_arg < 2000) push(event.time + (SimTime{1} << rng.uniform_index(41)));
+  }
+  EXPECT_FALSE(queue.pop(event));
+  EXPECT_GT(cancelled, 100u);
+}
+
 TYPED_TEST(EventQueueTest, ANullHandlerIsRefusedAndLeavesTheQueueAsItWas) {
   TypeParam queue;
   Recorder r;
@@ -215,7 +257,7 @@ TYPED_TEST(EventQueueTest, LargeDenseHoldWithCancellationsMatchesReferenceOrder)
   Recorder r;
   RandomStream rng(23);
   std::set<std::pair<SimTime, std::uint32_t>> reference;  // (time, id): ids grow with push order
-  std::vector<std::pair<EventId, SimTime>> handles;        // by id
+  std::vector<std::pair<EventId, SimTime>> handles;       // by id
   const auto push = [&](SimTime t) {
     const auto id = static_cast<std::uint32_t>(handles.size());
     handles.emplace_back(queue.push(t, &r, id), t);
