@@ -86,15 +86,23 @@ const ExponentialZiggurat& exponential_ziggurat() {
 }  // namespace
 
 // Unit exponential by the ziggurat: one 64-bit draw gives the strip (low 8 bits) and the
-// position (top 53 bits); 98.9% of draws are accepted at once without any log or exp.
+// position (top 53 bits); 98.9% of draws are accepted at once without any log or exp. The rare
+// rest is a function of its own: with its calls to log and exp inline here, every draw paid
+// for saving and restoring registers, a third of the draw's instructions (callgrind of the
+// inference benchmark's scenario, docs/ci.md 2026-11-28).
 double RandomStream::exponential(double mean) {
   const ExponentialZiggurat& z = exponential_ziggurat();
+  const std::uint64_t bits = next_u64();
+  const std::size_t strip = bits & 0xFF;
+  const double position = static_cast<double>(bits >> 11) * 0x1.0p-53;
+  const double x = position * z.x[strip];
+  if (x < z.x[strip + 1]) return mean * x;  // inside the strip's rectangle under the curve
+  return exponential_outside_rectangle(mean, strip, x);
+}
+
+[[gnu::noinline]] double RandomStream::exponential_outside_rectangle(double mean, std::size_t strip, double x) {
+  const ExponentialZiggurat& z = exponential_ziggurat();
   while (true) {
-    const std::uint64_t bits = next_u64();
-    const std::size_t strip = bits & 0xFF;
-    const double position = static_cast<double>(bits >> 11) * 0x1.0p-53;
-    const double x = position * z.x[strip];
-    if (x < z.x[strip + 1]) return mean * x;  // inside the strip's rectangle under the curve
     if (strip == 0) {
       // The tail beyond r: the exponential is memoryless, so r + Exp(1) by inversion.
       return mean * (ExponentialZiggurat::kR - std::log(1.0 - uniform01()));
@@ -102,6 +110,11 @@ double RandomStream::exponential(double mean) {
     // The wedge between the rectangle and the curve: accept under exp(-x).
     const double y = z.f[strip] + uniform01() * (z.f[strip + 1] - z.f[strip]);
     if (y < std::exp(-x)) return mean * x;
+    // Rejected: a new try, as in exponential().
+    const std::uint64_t bits = next_u64();
+    strip = bits & 0xFF;
+    x = static_cast<double>(bits >> 11) * 0x1.0p-53 * z.x[strip];
+    if (x < z.x[strip + 1]) return mean * x;
   }
 }
 

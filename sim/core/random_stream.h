@@ -5,6 +5,7 @@
 // differ between standard libraries), so a seed gives the same numbers with any compiler;
 // the few draws that call log/exp/sin/cos also depend on the C math library (glibc's are
 // correctly rounded in practice, so runs agree across Linux machines).
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -31,6 +32,10 @@ class RandomStream {
   double lognormal(double mean, double cv);
 
  private:
+  // The rest of an exponential draw whose first try fell outside its strip's rectangle (1.1% of
+  // draws): out of line, so that the common path needs no stack frame.
+  double exponential_outside_rectangle(double mean, std::size_t strip, double x);
+
   std::uint64_t state_[4];
   double spare_normal_ = 0;
   bool has_spare_normal_ = false;

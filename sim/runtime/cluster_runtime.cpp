@@ -206,7 +206,8 @@ bool ClusterRuntime::try_start(std::uint32_t job, std::optional<std::uint32_t> n
   });
   if (died_at_once) return true;  // it started and was killed by its own allocation
   if (rec.behaviour >= 0) {
-    apply_step(job, behaviours_[static_cast<std::size_t>(rec.behaviour)].program->start(sim_.now()));
+    apply_step(job, behaviours_[static_cast<std::size_t>(rec.behaviour)].program->start(sim_.now()),
+               /*rate_settled=*/false);
     if (rec.state != JobState::Running) {
       freed_by_kill_ = true;  // ended at once: what it freed gives the queue another pass
       return true;
@@ -308,6 +309,12 @@ void ClusterRuntime::refresh_gpu(std::uint32_t gpu_index) {
 
 void ClusterRuntime::refresh_job(std::uint32_t job, const Resident* resident_on_changed_gpu) {
   JobRecord& rec = jobs_[job];
+  SHARESIM_ASSERT(rec.state == JobState::Running, "a rate was set for a job that is not running");
+  fluid_.set_rate(job, rec, rate_from_residents(job, resident_on_changed_gpu));
+}
+
+double ClusterRuntime::rate_from_residents(std::uint32_t job, const Resident* resident_on_changed_gpu) const {
+  const JobRecord& rec = jobs_[job];
   double rate = INFINITY;
   if (rec.gpu_devices == 1 && resident_on_changed_gpu != nullptr) {
     rate = resident_on_changed_gpu->rate;  // its only GPU: no need to look the others up
@@ -320,8 +327,7 @@ void ClusterRuntime::refresh_job(std::uint32_t job, const Resident* resident_on_
   }
   if (!std::isfinite(rate)) rate = 1.0;  // holds no GPU (CPU-only job): standalone speed
   if (rec.idle) rate = 0;                // an idle phase makes no progress, whatever a policy says
-  SHARESIM_ASSERT(rec.state == JobState::Running, "a rate was set for a job that is not running");
-  fluid_.set_rate(job, rec, rate);
+  return rate;
 }
 
 void ClusterRuntime::update_gpu_state(std::uint32_t gpu_index) {
@@ -400,7 +406,7 @@ void ClusterRuntime::on_behaviour_timer(std::uint32_t job) {
   if (rec.state == JobState::Completed) schedule_pending();
 }
 
-void ClusterRuntime::apply_step(std::uint32_t job, const BehaviourStep& step) {
+void ClusterRuntime::apply_step(std::uint32_t job, const BehaviourStep& step, bool rate_settled) {
   JobRecord& rec = jobs_[job];
   const SimTime now = sim_.now();
   if (step.arrivals > 0 || step.latency >= 0) record_requests(rec.spec.origin, step);
@@ -420,6 +426,7 @@ void ClusterRuntime::apply_step(std::uint32_t job, const BehaviourStep& step) {
     rec.remaining_work = step.work;
     fluid_.drop_completion(rec);  // refresh_job places the new work's completion even at an unchanged rate
   }
+  const bool was_idle = rec.idle;
   if (step.demand) {
     const PhaseDemand& demand = *step.demand;
     rec.idle = demand.sm <= 0 && demand.bw <= 0;
@@ -439,7 +446,17 @@ void ClusterRuntime::apply_step(std::uint32_t job, const BehaviourStep& step) {
       return;
     }
   }
-  if (new_work) refresh_job(job);
+  if (!new_work) return;
+  if (rate_settled && rec.idle == was_idle) {
+    // The same demand on the same GPUs: the same rate, since every change of a resident's rate
+    // refreshes its job (refresh_gpu, the slice-level hook). Only the new work's completion is
+    // placed, without looking the rate up among its GPUs' residents again, which is cold memory
+    // by the time a service's request ends (docs/ci.md, 2026-11-28, a step's rate kept).
+    SHARESIM_ASSERT(rec.rate == rate_from_residents(job, nullptr), "a settled job's rate differs from its GPUs'");
+    fluid_.set_rate(job, rec, rec.rate);
+    return;
+  }
+  refresh_job(job);
 }
 
 void ClusterRuntime::on_requeue(std::uint32_t job) {

@@ -227,7 +227,9 @@ class ClusterRuntime {
   void on_fault(std::uint32_t job);
   void cancel_fault(std::uint32_t job);
   // Behaviour jobs (job_behaviour.h): a step's effects, its timer, the end of its work.
-  void apply_step(std::uint32_t job, const BehaviourStep& step);
+  // `rate_settled`: the job has run since its GPUs' rates were last computed (not at its
+  // start), so its rate is still its GPUs' residents' rate.
+  void apply_step(std::uint32_t job, const BehaviourStep& step, bool rate_settled = true);
   void on_behaviour_timer(std::uint32_t job);
   void complete(std::uint32_t job);
   // Restart OnFailure: back into the pending queue after its backoff.
@@ -245,6 +247,8 @@ class ClusterRuntime {
   // Brings the job's progress up to now and moves its completion to its new rate: the lowest
   // over its GPUs, or, for a job on one GPU, that resident's rate when it is given.
   void refresh_job(std::uint32_t job, const Resident* resident_on_changed_gpu = nullptr);
+  // The rate refresh_job would set.
+  double rate_from_residents(std::uint32_t job, const Resident* resident_on_changed_gpu) const;
   // Brings the GPU's state and the counters up to date and tells the usage listener.
   void update_gpu_state(std::uint32_t gpu);
   // Tells the job event listeners; callers that build the detail text check

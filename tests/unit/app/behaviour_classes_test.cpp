@@ -65,6 +65,36 @@ TEST(BehaviourClasses, ServiceIsIdleBetweenRequestsAndEndsWithItsLifetime) {
   EXPECT_EQ(run->metrics().slowdown.count, 0u);  // a service has no standalone duration
 }
 
+// A request that begins as the one before it ends keeps the service's rate without looking it up
+// again (ClusterRuntime::apply_step): that rate must follow the GPU's other residents. A service
+// with always a request waiting (1,000 requests/s of 1 s work each) shares its time-sliced GPU
+// with a training job of 50 s from 100 s to the training job's end: both ask the same, so both
+// run at the same rate, and the service does the training job's 50 s of work meanwhile. Its
+// requests done by the end of its life at 400 s are then 100 + 50 + (400 - end) within one (its
+// first request arrives after 0; the requests are counted whole). A rate kept from before the
+// training job joined would finish (end - 150) s of requests more.
+TEST(BehaviourClasses, BackToBackRequestsRunAtTheRateTheirGpusNeighboursLeave) {
+  for (const char* fidelity : {"fluid", "slice"}) {
+    SCOPED_TRACE(fidelity);
+    const auto run =
+        run_text(one_gpu(R"({"policy": "timeslice", "replicas": 4, "fidelity": ")" + std::string(fidelity) + R"("})",
+                         R"([{"name": "svc", "kind": "inference", "lifetime": "400s",
+          "request": {"demand": {"sm": 1, "bw": 0.5, "mem_mib": 1024}},
+          "requests": {"arrival": {"process": "poisson", "rate_per_s": 1000},
+                       "work": {"dist": "constant", "mean_s": 1}}},
+         {"name": "neighbour", "arrival": "100s", "duration": "50s",
+          "request": {"demand": {"sm": 1, "bw": 0.5, "mem_mib": 1024}}}])"));
+    const JobRecord& neighbour = run->runtime().jobs().at(1);
+    ASSERT_EQ(neighbour.state, JobState::Completed);
+    const double shared_until_s = time_to_seconds(neighbour.end);
+    ASSERT_GT(shared_until_s, 200.0) << "sharing should at least halve each one's speed";
+    ASSERT_LT(shared_until_s, 390.0);
+    const double expected = 100 + 50 + (400 - shared_until_s);
+    const auto done = static_cast<double>(run->metrics().services.at(0).latency_s.count);
+    EXPECT_NEAR(done, expected, 1.0);
+  }
+}
+
 TEST(BehaviourClasses, NotebookBusyFractionIsActiveOverActivePlusIdle) {
   // Exclusive GPU: cells run at standalone speed, so the GPU is busy E[A] / (E[A] + E[I]).
   const std::string scenario = one_gpu(kExclusive, R"([{"name": "nb", "kind": "notebook", "session": "20000s",
