@@ -6,6 +6,7 @@
 // miss was most of ClusterRuntime::vacate; docs/ci.md "2026-11-27, fourth stop"). With more
 // residents all of them move to a heap array, and back in place when they are few again.
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -21,8 +22,8 @@ class ResidentList {
 
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  Resident* data() { return in_place() ? in_place_ : spilled_.data(); }
-  const Resident* data() const { return in_place() ? in_place_ : spilled_.data(); }
+  Resident* data() { return in_place() ? in_place_.data() : spilled_.data(); }
+  const Resident* data() const { return in_place() ? in_place_.data() : spilled_.data(); }
   Resident* begin() { return data(); }
   Resident* end() { return data() + size_; }
   const Resident* begin() const { return data(); }
@@ -37,7 +38,7 @@ class ResidentList {
       in_place_[size_++] = resident;
       return;
     }
-    if (size_ == kInPlace) spilled_.assign(in_place_, in_place_ + kInPlace);
+    if (size_ == kInPlace) spilled_.assign(in_place_.begin(), in_place_.end());
     spilled_.push_back(resident);
     ++size_;
   }
@@ -59,7 +60,7 @@ class ResidentList {
     size_ = static_cast<std::uint32_t>(count);
     if (!was_spilled) return;
     if (in_place()) {
-      std::copy_n(spilled_.begin(), size_, in_place_);
+      std::copy_n(spilled_.begin(), size_, in_place_.begin());
       spilled_.clear();  // keeps its capacity for the next time the GPU fills up
     } else {
       spilled_.resize(size_);
@@ -67,7 +68,7 @@ class ResidentList {
   }
 
   std::uint32_t size_ = 0;
-  Resident in_place_[kInPlace];
+  std::array<Resident, kInPlace> in_place_;
   std::vector<Resident> spilled_;  // every resident while there are more than kInPlace
 };
 

@@ -58,12 +58,13 @@ class GrowingArray {
   std::span<T> values() { return {data_, size_}; }
   std::span<const T> values() const { return {data_, size_}; }
 
- private:
-  static constexpr std::size_t kFirstBytes = 4096;  // one page: a short sample stays small
   // A mapping of 8 MiB and more: the half a grow adds is 4 MiB or more, worth a thread for the
   // few milliseconds its faults take; smaller samples (most services' and notebooks') never
   // start one.
   static constexpr std::size_t kPrefaultFromBytes = std::size_t{8} << 20;
+
+ private:
+  static constexpr std::size_t kFirstBytes = 4096;  // one page: a short sample stays small
 
   void grow() {
     if (prefault_ != nullptr) prefault_->stop();  // the mapping is about to move

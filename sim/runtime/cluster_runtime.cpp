@@ -424,7 +424,7 @@ void ClusterRuntime::apply_step(std::uint32_t job, const BehaviourStep& step, bo
   const bool new_work = step.work >= 0;
   if (new_work) {
     rec.remaining_work = step.work;
-    fluid_.drop_completion(rec);  // refresh_job places the new work's completion even at an unchanged rate
+    fluid_.drop_completion(rec);  // set_rate, below, places the new work's completion even at an unchanged rate
   }
   const bool was_idle = rec.idle;
   if (step.demand) {

@@ -67,14 +67,15 @@ TEST(GrowingArray, AMovedArrayKeepsItsValuesAndLeavesAnEmptyOne) {
 }
 
 #if defined(__linux__)
-// From a mapping of 8 MiB on, a grow hands the fresh half to a second thread that maps its
-// pages before any value is written there (prefault_ahead.h): the mapping's last page, far past
-// the last value, becomes resident. Without that thread it stays unmapped until written.
+// From a mapping of kPrefaultFromBytes (8 MiB) on, a grow hands the fresh half to a second thread
+// that maps its pages before any value is written there (prefault_ahead.h): the mapping's last
+// page, far past the last value, becomes resident. Without that thread it stays unmapped until
+// written.
 TEST(GrowingArray, FaultsInTheFreshHalfOfALargeMappingAhead) {
   if (!PrefaultAhead::available()) GTEST_SKIP() << "this kernel does not offer MADV_POPULATE_WRITE";
   GrowingArray<std::uint64_t> array;
   constexpr std::size_t kPage = 4096;
-  constexpr std::size_t kMappingBytes = std::size_t{8} << 20;
+  constexpr std::size_t kMappingBytes = GrowingArray<std::uint64_t>::kPrefaultFromBytes;
   const std::size_t half = kMappingBytes / 2 / sizeof(std::uint64_t);
   for (std::size_t i = 0; i <= half; ++i) array.push_back(i);  // one value past the 4 MiB mapping
   ASSERT_EQ(array.capacity() * sizeof(std::uint64_t), kMappingBytes);
