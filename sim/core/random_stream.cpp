@@ -76,6 +76,18 @@ struct ExponentialZiggurat {
     x[256] = 0;
     for (std::size_t i = 0; i <= 256; ++i) f[i] = std::exp(-x[i]);
   }
+  // A try: its strip from the low 8 bits of a 64-bit draw, its place across the strip from the
+  // top 53 bits.
+  struct Point {
+    std::size_t strip;
+    double x;
+  };
+  Point point(std::uint64_t bits) const {
+    const std::size_t strip = bits & 0xFF;
+    return {strip, static_cast<double>(bits >> 11) * 0x1.0p-53 * x[strip]};
+  }
+  // Inside the strip's rectangle, which lies under the curve: accepted at once.
+  bool in_rectangle(const Point& p) const { return p.x < x[p.strip + 1]; }
 };
 
 const ExponentialZiggurat& exponential_ziggurat() {
@@ -92,12 +104,9 @@ const ExponentialZiggurat& exponential_ziggurat() {
 // inference benchmark's scenario, docs/ci.md 2026-11-28).
 double RandomStream::exponential(double mean) {
   const ExponentialZiggurat& z = exponential_ziggurat();
-  const std::uint64_t bits = next_u64();
-  const std::size_t strip = bits & 0xFF;
-  const double position = static_cast<double>(bits >> 11) * 0x1.0p-53;
-  const double x = position * z.x[strip];
-  if (x < z.x[strip + 1]) return mean * x;  // inside the strip's rectangle under the curve
-  return exponential_outside_rectangle(mean, strip, x);
+  const ExponentialZiggurat::Point p = z.point(next_u64());
+  if (z.in_rectangle(p)) return mean * p.x;
+  return exponential_outside_rectangle(mean, p.strip, p.x);
 }
 
 [[gnu::noinline]] double RandomStream::exponential_outside_rectangle(double mean, std::size_t strip, double x) {
@@ -111,10 +120,10 @@ double RandomStream::exponential(double mean) {
     const double y = z.f[strip] + uniform01() * (z.f[strip + 1] - z.f[strip]);
     if (y < std::exp(-x)) return mean * x;
     // Rejected: a new try, as in exponential().
-    const std::uint64_t bits = next_u64();
-    strip = bits & 0xFF;
-    x = static_cast<double>(bits >> 11) * 0x1.0p-53 * z.x[strip];
-    if (x < z.x[strip + 1]) return mean * x;
+    const ExponentialZiggurat::Point p = z.point(next_u64());
+    if (z.in_rectangle(p)) return mean * p.x;
+    strip = p.strip;
+    x = p.x;
   }
 }
 
