@@ -1,13 +1,14 @@
 #include "apps/check_command.h"
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "regression/run_check.h"
-#include "sim/metrics/output_files.h"
 #include "sim/input/input_error.h"
 
 namespace sharesim {
@@ -18,8 +19,8 @@ struct CheckCommand {
   std::string baseline_dir;
   std::vector<std::string> tolerances;
   double alpha = 0.01;
-  std::string junit;
-  std::string markdown;
+  std::optional<std::string> junit;  // set when given, even empty (an error)
+  std::optional<std::string> markdown;
   bool update = false;
 };
 
@@ -35,8 +36,19 @@ std::shared_ptr<CheckCommand> add_check_command(CLI::App& app) {
                    "Tolerance of matching metrics: PATH=5% (relative), PATH=0.5 (absolute) or PATH=exact; '*' "
                    "matches anything; later wins")
       ->allow_extra_args(false);
+  // Not CLI::Range: its comparisons are false for NaN, and --alpha nan turned the test off.
+  const CLI::Validator from_zero_to_one(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        if (end == text.c_str() || *end != '\0' || !(value >= 0 && value <= 1)) {
+          return "expected a number from 0 to 1, found " + text;
+        }
+        return "";
+      },
+      "[0, 1]");
   check->add_option("--alpha", options->alpha, "Replicated runs: significance level of Welch's t test (default 0.01)")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(from_zero_to_one);
   check->add_option("--junit", options->junit, "Write a JUnit XML report (a testcase per metric)");
   check->add_option("--markdown", options->markdown, "Write a Markdown summary (for a CI job page)");
   check->add_flag("--update", options->update, "Rewrite the baseline from the run (exit 0)");
@@ -44,15 +56,6 @@ std::shared_ptr<CheckCommand> add_check_command(CLI::App& app) {
 }
 
 bool check_command_chosen(const CheckCommand& command) { return command.command->parsed(); }
-
-namespace {
-
-void write_report_file(const std::string& path, const std::string& content) {
-  const std::filesystem::path file(path);
-  write_output_file(file.parent_path().empty() ? "." : file.parent_path().string(), file.filename().string(), content);
-}
-
-}  // namespace
 
 int run_check_command(const CheckCommand& command) {
   CheckOptions options;
@@ -63,8 +66,8 @@ int run_check_command(const CheckCommand& command) {
     return 0;
   }
   const CheckReport report = check_run(command.run_dir, command.baseline_dir, options);
-  if (!command.junit.empty()) write_report_file(command.junit, format_report_junit(report));
-  if (!command.markdown.empty()) write_report_file(command.markdown, format_report_markdown(report));
+  if (command.junit) write_report_file("--junit", *command.junit, format_report_junit(report));
+  if (command.markdown) write_report_file("--markdown", *command.markdown, format_report_markdown(report));
   std::cout << format_report_text(report);
   if (command.update) {
     std::cout << "check: wrote " << update_baseline(command.run_dir, command.baseline_dir) << "\n";

@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "kernels/cuda/gpu_api.h"
 #include "kernels/host/calib_error.h"
@@ -73,7 +74,8 @@ int command_check(const std::vector<std::string>& paths) {
 }
 
 struct CompareArgs {
-  std::string fresh, reference, junit, markdown;
+  std::string fresh, reference;
+  std::optional<std::string> junit, markdown;  // set when given, even empty (an error)
   std::vector<std::string> tolerances;
   ProfileCompareOptions options;
 };
@@ -83,8 +85,10 @@ int command_compare(CompareArgs& args) {
     args.options.tolerances.push_back(sharesim::parse_tolerance_rule(rule, "--tol"));
   }
   const sharesim::CheckReport report = compare_profiles(args.fresh, args.reference, args.options);
-  if (!args.junit.empty()) write_file_atomically(args.junit, sharesim::format_report_junit(report));
-  if (!args.markdown.empty()) write_file_atomically(args.markdown, sharesim::format_report_markdown(report));
+  if (args.junit) sharesim::write_report_file("--junit", *args.junit, sharesim::format_report_junit(report));
+  if (args.markdown) {
+    sharesim::write_report_file("--markdown", *args.markdown, sharesim::format_report_markdown(report));
+  }
   std::cout << sharesim::format_report_text(report);
   return report.failures() > 0 ? 1 : 0;
 }

@@ -10,6 +10,8 @@
 #include "regression/welch_test.h"
 #include "sim/metrics/output_files.h"
 #include "sim/input/input_error.h"
+#include "sim/input/json_pointer.h"
+#include "sim/input/json_reader.h"
 #include "workloads/csv_reader.h"
 
 namespace sharesim {
@@ -33,23 +35,25 @@ DirectoryKind kind_of(const std::string& dir) {
 
 nlohmann::json read_summary(const std::string& dir) {
   const std::string path = (fs::path(dir) / kSummary).string();
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "", "cannot read the file");
-  nlohmann::json summary;
-  try {
-    summary = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(path, "byte " + std::to_string(e.byte), "expected JSON, found a syntax error");
-  }
+  // parse_json_text locates syntax errors by line and column and a number that overflows a
+  // double (1e400) at its JSON pointer; both are bad input, not an internal error.
+  const nlohmann::json summary(parse_json_text(read_text_file(path), path));
   if (!summary.is_object() || !summary.contains("metrics") || !summary["metrics"].is_object()) {
     throw InputError(path, "/metrics", "expected an object of run metrics (a sharesim run's summary.json)");
   }
   return summary;
 }
 
-void flatten_into(const nlohmann::json& value, const std::string& path, MetricList& out) {
+// Text values (labels such as "kind") by dotted path, with their JSON pointers: not compared,
+// but a path that is a label on one side and a number on the other is a malformed file.
+using LabelList = std::map<std::string, std::string>;
+
+void flatten_into(const nlohmann::json& value, const std::string& path, const std::string& pointer,
+                  const std::string& file, MetricList& out, LabelList* labels) {
   if (value.is_object()) {
-    for (const auto& [key, member] : value.items()) flatten_into(member, path.empty() ? key : path + "." + key, out);
+    for (const auto& [key, member] : value.items()) {
+      flatten_into(member, path.empty() ? key : path + "." + key, pointer_append(pointer, key), file, out, labels);
+    }
   } else if (value.is_array()) {
     for (std::size_t i = 0; i < value.size(); ++i) {
       std::string name = std::to_string(i);
@@ -59,12 +63,28 @@ void flatten_into(const nlohmann::json& value, const std::string& path, MetricLi
           break;
         }
       }
-      flatten_into(value[i], path + "." + name, out);
+      flatten_into(value[i], path + "." + name, pointer_append(pointer, i), file, out, labels);
     }
   } else if (value.is_number()) {
-    out.push_back({path, {value.get<double>(), value.is_number_integer(), false}});
+    out.push_back({path, {value.get<double>(), value.is_number_integer(), false, pointer}});
   } else if (value.is_null()) {
-    out.push_back({path, {0, false, true}});
+    out.push_back({path, {0, false, true, pointer}});
+  } else if (value.is_string()) {
+    if (labels != nullptr) labels->emplace(path, pointer);
+  } else {
+    throw InputError(file, pointer, "expected a number, null or a label (text), found " + value.dump());
+  }
+}
+
+// A path that is a number (or null) in one file and a label in the other.
+void require_same_kinds(const MetricList& metrics, const std::string& metrics_file, const LabelList& labels,
+                        const std::string& labels_file) {
+  for (const auto& [name, value] : metrics) {
+    const auto label = labels.find(name);
+    if (label == labels.end()) continue;
+    throw InputError(labels_file, label->second,
+                     "expected a number or null, as " + metrics_file + " has at " + value.pointer +
+                         ", found a text value");
   }
 }
 
@@ -124,8 +144,21 @@ void check_single(const std::string& run_dir, const std::string& baseline_dir, c
                   CheckReport& report) {
   const nlohmann::json baseline = read_summary(baseline_dir);
   const nlohmann::json current = read_summary(run_dir);
+  const std::string baseline_file = (fs::path(baseline_dir) / kSummary).string();
+  const std::string run_file = (fs::path(run_dir) / kSummary).string();
+  MetricList baseline_metrics, run_metrics;
+  LabelList baseline_labels, run_labels;
+  flatten_into(baseline["metrics"], "", "/metrics", baseline_file, baseline_metrics, &baseline_labels);
+  flatten_into(current["metrics"], "", "/metrics", run_file, run_metrics, &run_labels);
+  require_same_kinds(baseline_metrics, baseline_file, run_labels, run_file);
+  require_same_kinds(run_metrics, run_file, baseline_labels, baseline_file);
+  std::vector<std::string> paths;
+  for (const MetricList* list : {&baseline_metrics, &run_metrics}) {
+    for (const auto& [name, value] : *list) paths.push_back(name);
+  }
+  require_every_rule_matches(options.tolerances, paths, "--tol", "metric");
   compare_lists(
-      flatten_metrics(baseline["metrics"]), flatten_metrics(current["metrics"]),
+      baseline_metrics, run_metrics,
       [&](const std::string& name, const MetricValue& b, const MetricValue& c) {
         return compare_values(name, b, c, options);
       },
@@ -144,6 +177,7 @@ void check_single(const std::string& run_dir, const std::string& baseline_dir, c
 
 // One metric's per-seed values in one configuration of a replicated run.
 struct Samples {
+  std::string metric;  // its dotted path, without the configuration: what --tol rules match
   std::vector<double> values;
   bool integral = true;
 };
@@ -163,7 +197,7 @@ SampleList read_runs(const std::string& dir) {
   for (const std::string& column : csv.columns()) {
     if (is_metric_column(column)) {
       metrics.push_back(column);
-    } else if (column != "seed") {
+    } else if (column != "seed" && column != "run_id") {  // a replicate's own: not its configuration
       configuration.push_back(column);
     }
   }
@@ -184,10 +218,10 @@ SampleList read_runs(const std::string& dir) {
       const std::string& text = csv.field(column);
       if (text.empty()) continue;  // not applicable in this run
       const double value = csv.number(column, -HUGE_VAL);
-      std::string name = column.rfind("metrics.", 0) == 0 ? column.substr(8) : column;
-      if (!config.empty()) name += " [" + config + "]";
+      const std::string metric = column.rfind("metrics.", 0) == 0 ? column.substr(8) : column;
+      const std::string name = config.empty() ? metric : metric + " [" + config + "]";
       const auto [slot, fresh] = index.try_emplace(name, out.size());
-      if (fresh) out.push_back({name, {}});
+      if (fresh) out.push_back({name, {metric, {}, true}});
       Samples& samples = out[slot->second].second;
       samples.values.push_back(value);
       samples.integral = samples.integral && text.find_first_of(".eE") == std::string::npos;
@@ -212,7 +246,8 @@ MetricRow compare_samples(const std::string& name, const Samples& base, const Sa
   row.name = name;
   row.baseline = samples_text(base.values);
   row.current = samples_text(cur.values);
-  const Tolerance tolerance = tolerance_for(name, options.tolerances, default_tolerance(base.integral && cur.integral));
+  const Tolerance tolerance =
+      tolerance_for(base.metric, options.tolerances, default_tolerance(base.integral && cur.integral));
   row.tolerance = tolerance.text();
   if (base.values == cur.values) return row;  // same
   double mean_base = 0, mean_cur = 0;
@@ -236,9 +271,9 @@ MetricRow compare_samples(const std::string& name, const Samples& base, const Sa
 
 Tolerance default_tolerance(bool integral) { return integral ? Tolerance::exact() : Tolerance::relative(0.05); }
 
-MetricList flatten_metrics(const nlohmann::json& metrics) {
+MetricList flatten_metrics(const nlohmann::json& metrics, const std::string& file) {
   MetricList out;
-  flatten_into(metrics, "", out);
+  flatten_into(metrics, "", "/metrics", file, out, nullptr);
   return out;
 }
 
@@ -259,8 +294,15 @@ CheckReport check_run(const std::string& run_dir, const std::string& baseline_di
   if (run_kind == DirectoryKind::single) {
     check_single(run_dir, baseline_dir, options, report);
   } else {
+    const SampleList baseline = read_runs(baseline_dir);
+    const SampleList current = read_runs(run_dir);
+    std::vector<std::string> paths;
+    for (const SampleList* list : {&baseline, &current}) {
+      for (const auto& [label, samples] : *list) paths.push_back(samples.metric);
+    }
+    require_every_rule_matches(options.tolerances, paths, "--tol", "metric");
     compare_lists(
-        read_runs(baseline_dir), read_runs(run_dir),
+        baseline, current,
         [&](const std::string& metric, const Samples& b, const Samples& c) {
           return compare_samples(metric, b, c, options);
         },

@@ -3,7 +3,8 @@
 // holds summary.json; a replicated (sweep) directory holds runs.csv, one row per run with a
 // `seed` column and one column per metric, named by its dotted path in summary.json's
 // "metrics" (`jobs.completed` or `metrics.jobs.completed`); every other column (grid values,
-// variant) names the configuration the row belongs to. Single runs are compared value by value
+// variant) but `run_id` (sharesim sweep's id of the replicate) names the configuration the row
+// belongs to. Single runs are compared value by value
 // within tolerances; replicated runs per configuration and metric with Welch's t test.
 #include <nlohmann/json.hpp>
 #include <string>
@@ -30,16 +31,18 @@ struct MetricValue {
   double value = 0;
   bool integral = false;
   bool null = false;  // JSON null: "not applicable" (no SLO set, ...)
+  std::string pointer;  // where it is in summary.json ("/metrics/jobs/completed"), for errors
 };
 using MetricList = std::vector<std::pair<std::string, MetricValue>>;
 
 // Every number (and null) under `metrics`, by dotted path; array elements are named by their
 // "origin", "pool" or "name" member when they have one (jobs.by_origin.train.completed), else
-// by index. Strings and booleans (labels) are left out.
-MetricList flatten_metrics(const nlohmann::json& metrics);
+// by index. Strings (labels) are left out; anything else (a boolean) is an InputError naming
+// `file` and the value's JSON pointer.
+MetricList flatten_metrics(const nlohmann::json& metrics, const std::string& file = "summary.json");
 
-// Compares RUN_DIR with BASELINE_DIR; throws InputError for a missing or malformed file, or
-// when one is a single run and the other replicated.
+// Compares RUN_DIR with BASELINE_DIR; throws InputError for a missing or malformed file, when
+// one is a single run and the other replicated, or for a tolerance rule that matches no metric.
 CheckReport check_run(const std::string& run_dir, const std::string& baseline_dir, const CheckOptions& options);
 
 // --update: copies the run's summary.json (or runs.csv) into the baseline directory, creating

@@ -2,9 +2,11 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
+#include "sim/input/did_you_mean.h"
 #include "sim/input/input_error.h"
 
 namespace sharesim {
@@ -57,6 +59,20 @@ ToleranceRule parse_tolerance_rule(const std::string& text, const std::string& o
   }
   rule.tolerance = percent ? Tolerance::relative(amount / 100) : Tolerance::absolute(amount);
   return rule;
+}
+
+void require_every_rule_matches(const std::vector<ToleranceRule>& rules, const std::vector<std::string>& paths,
+                                const std::string& option, const std::string& noun) {
+  for (const ToleranceRule& rule : rules) {
+    const bool matches = std::any_of(paths.begin(), paths.end(), [&rule](const std::string& path) {
+      return fnmatch(rule.pattern.c_str(), path.c_str(), 0) == 0;
+    });
+    if (matches) continue;
+    const std::optional<std::string> closest = closest_match(rule.pattern, paths);
+    throw InputError(option, rule.pattern,
+                     "expected a path or pattern matching a " + noun + ", found one that matches none" +
+                         (closest ? " (did you mean " + *closest + "?)" : std::string()));
+  }
 }
 
 std::optional<Tolerance> matching_tolerance(const std::string& path, const std::vector<ToleranceRule>& rules) {

@@ -33,6 +33,12 @@ struct ToleranceRule {
 // Throws InputError naming `option` (e.g. "--tol") and the text.
 ToleranceRule parse_tolerance_rule(const std::string& text, const std::string& option);
 
+// Throws InputError(option, "PATTERN", ...) for the first rule whose pattern matches none of
+// `paths` (a misspelt --tol would otherwise change nothing, silently), naming the closest
+// path; `noun` is what a path is ("metric", "field").
+void require_every_rule_matches(const std::vector<ToleranceRule>& rules, const std::vector<std::string>& paths,
+                                const std::string& option, const std::string& noun);
+
 // The last rule whose pattern matches `path`, if any.
 std::optional<Tolerance> matching_tolerance(const std::string& path, const std::vector<ToleranceRule>& rules);
 // The tolerance of `path`: the last rule whose pattern matches it, else `fallback`.

@@ -113,6 +113,11 @@ CheckReport compare_profiles(const std::string& new_path, const std::string& ref
   report.subject = new_path + " against " + reference_path;
   const FieldList new_fields = profile_fields(fresh);
   const FieldList reference_fields = profile_fields(reference);
+  std::vector<std::string> names;
+  for (const FieldList* fields : {&new_fields, &reference_fields}) {
+    for (const auto& [name, field] : *fields) names.push_back(name);
+  }
+  require_every_rule_matches(options.tolerances, names, "--tol", "field");
 
   // Spread per field in each profile's raw data, where it is found.
   bool raw_found = false;

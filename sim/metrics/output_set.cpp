@@ -50,6 +50,7 @@ void write_file_atomically(const std::string& path, const StreamWriter& write) {
   const fs::path parent = target.parent_path().empty() ? fs::path(".") : target.parent_path();
   if (!fs::is_directory(parent))
     throw InputError(path, "", "cannot write: directory " + parent.string() + " does not exist");
+  if (fs::is_directory(target)) throw InputError(path, "", "cannot write: it is a directory, not a file");
   // Host name and process id keep concurrent writers of one file (sweep shards on several hosts
   // sharing a folder) off each other's temporary file.
   char host[256] = "host";
@@ -60,8 +61,9 @@ void write_file_atomically(const std::string& path, const StreamWriter& write) {
   std::error_code ec;
   fs::rename(temp, target, ec);
   if (ec) {
+    const std::string reason = ec.message();  // before remove() reuses ec
     fs::remove(temp, ec);
-    throw InputError(path, "", "cannot move the finished file into place: " + ec.message());
+    throw InputError(path, "", "cannot move the finished file into place: " + reason);
   }
 }
 

@@ -163,6 +163,12 @@ run 2 "compare profiles of two GPUs" compare "$src/results/calibration/H200-141G
   one_line "two GPUs: one line naming /gpu" "sharesim-calibrate: error: $src/results/calibration/H200-141GB.json: /gpu: expected"
 run 2 "compare with a bad --tol" compare "$h100" "$h100" --tol timeslice.switch_cost_ns=lots &&
   one_line "bad --tol: one line" "sharesim-calibrate: error: --tol: timeslice.switch_cost_ns=lots: expected"
+run 2 "compare with a --tol matching no field" compare "$h100" "$h100" --tol timeslice.swtch_cost_ns=5% &&
+  one_line "unmatched --tol: one line with the closest field" \
+  "sharesim-calibrate: error: --tol: timeslice.swtch_cost_ns: expected a path or pattern matching a field, found one that matches none (did you mean timeslice.switch_cost_ns?)"
+(cd "$tmp" && timeout 60 "$bin" compare "$h100" "$h100" --junit "reports/new/compare.xml" >out.txt 2>err.txt)
+[[ $? -eq 0 && -s $tmp/reports/new/compare.xml ]] && ok "compare --junit into a new directory makes it, as check does" ||
+  bad "compare --junit into a new directory" "$(cat "$tmp/err.txt")"
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

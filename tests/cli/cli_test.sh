@@ -562,6 +562,26 @@ expect_bad_input "check: a missing baseline is named" "" "$tmp/nowhere: no such 
   check "$tmp/small-1" --baseline "$tmp/nowhere"
 expect_bad_input "check: a bad --tol" "" "--tol: jobs.completed=many: expected PATH=PCT%" \
   check "$tmp/small-1" --baseline "$tmp/small-2" --tol jobs.completed=many
+expect_bad_input "check: a --tol that matches no metric is refused, with the closest" "" \
+  "--tol: jobs.complted: expected a path or pattern matching a metric, found one that matches none (did you mean jobs.completed?)" \
+  check "$tmp/small-1" --baseline "$tmp/small-2" --tol jobs.complted=2
+expect_bad_input "check: --alpha nan is refused" "" "--alpha: expected a number from 0 to 1, found nan" \
+  check "$tmp/small-1" --baseline "$tmp/small-2" --alpha nan
+expect_bad_input "check: an empty --junit is refused" "" "--junit: expected a file path, found an empty one" \
+  check "$tmp/small-1" --baseline "$tmp/small-2" --junit ''
+expect_bad_input "check: a --junit that is a directory is refused" "" "$tmp: cannot write: it is a directory" \
+  check "$tmp/small-1" --baseline "$tmp/small-2" --junit "$tmp"
+check "check: --markdown into a new directory makes it" \
+  succeeds check "$tmp/small-1" --baseline "$tmp/small-2" --markdown "$tmp/reports/new/check.md"
+check "check: the Markdown report is there" grep -q '^## sharesim check: PASS' "$tmp/reports/new/check.md"
+mkdir -p "$tmp/corrupt-base"
+sed 's/"count": \([0-9]*\)/"count": true/' "$tmp/small-2/summary.json" >"$tmp/corrupt-base/summary.json"
+expect_bad_input "check: a boolean where a metric is is located" "" "$tmp/corrupt-base/summary.json: /metrics/" \
+  check "$tmp/small-1" --baseline "$tmp/corrupt-base"
+mkdir -p "$tmp/huge-run"
+sed '0,/"completed": [0-9]*/s//"completed": 1e400/' "$tmp/small-1/summary.json" >"$tmp/huge-run/summary.json"
+expect_bad_input "check: a number beyond a double is located, not an internal error" "" \
+  "$tmp/huge-run/summary.json: /metrics/" check "$tmp/huge-run" --baseline "$tmp/small-2"
 check "check --help names --baseline" succeeds check --help
 check "check --help: output" grep -q -- '--baseline' "$tmp/stdout"
 # ---- reliability (issue 18: reproducers, kill-safe output sets) --------------------------

@@ -56,6 +56,18 @@ check "sweep again says 0 run now, 16 already done" grep -q "0 run now, 16 alrea
 check "sweep -j 1 in another folder" "$bin" sweep spec.json -j 1 -q -o serial
 check "-j 1 and -j 2 give the same bytes" same_results whole serial
 
+# sharesim check on real sweep output (docs/ci.md "Replicated runs"): runs.csv's run_id names a
+# replicate, so each configuration's 4 seeds pool into one sample: 3 metrics x 4 configurations.
+check "check: a sweep against itself" "$bin" check serial --baseline whole
+check "check pools the seeds per configuration: 12 metrics, none moved" \
+  grep -q "^check: 12 metrics, 0 moved, 0 beyond tolerance: PASS$" "$tmp/out"
+sed 's/"1-4"/"5-8"/' spec.json >other-seeds.json
+"$bin" sweep other-seeds.json -j 2 -q -o other-seeds >/dev/null 2>&1
+"$bin" check other-seeds --baseline whole >"$tmp/other.out" 2>&1
+check "check: other seeds of the same configurations are compared with Welch's test, none missing" \
+  bash -c "grep -q '^check: 12 metrics, 12 moved' '$tmp/other.out' && ! grep -q 'MISSING\|added' '$tmp/other.out' &&
+    grep -q 'jobs.wait_s.mean \[workload.generators.0.arrival.rate_per_s=0.006, variant=exclusive\]' '$tmp/other.out'"
+
 # SIGKILL part-way, then resume.
 "$bin" sweep spec.json -j 1 -q -o killed >/dev/null 2>&1 &
 pid=$!

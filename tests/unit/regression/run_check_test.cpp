@@ -128,7 +128,7 @@ TEST_F(RunCheckTest, BadInputIsALocatedError) {
     ADD_FAILURE();
   } catch (const InputError& e) {
     EXPECT_EQ(e.file(), broken + "/summary.json");
-    EXPECT_EQ(e.where().rfind("byte ", 0), 0u) << e.what();
+    EXPECT_EQ(e.where(), "1:22") << e.what();  // line:column, where the text ends
   }
   const std::string no_metrics = write("nometrics", "summary.json", "{\"seed\": 1}");
   EXPECT_THROW(check_run(no_metrics, base, {}), InputError);
@@ -170,6 +170,102 @@ TEST_F(RunCheckTest, ReplicatedRunsUseWelchsTest) {
   strict.alpha = 1e-6;
   const CheckReport noisy = check_run(write("sweep-6", "runs.csv", runs_csv(6)), base, strict);
   EXPECT_EQ(row(noisy, "jobs.jct_s.mean [policy=mps, label=x]").status, MetricRow::Status::within);
+}
+
+// `sharesim sweep` writes a run_id per row (docs/sweeps.md): it names the replicate, not its
+// configuration, so the seeds of one configuration pool into one sample (it once split every
+// row into a configuration of its own, and no test ran).
+TEST_F(RunCheckTest, ReplicatesPoolAcrossTheirRunIds) {
+  const auto with_run_ids = [](double shift, const std::string& id_prefix) {
+    std::string text = "variant,seed,metrics.jobs.jct_s.mean,run_id\n";
+    for (int seed = 1; seed <= 4; ++seed) {
+      text += "mps," + std::to_string(seed) + "," + std::to_string(100 + seed + shift) + "," + id_prefix +
+              std::to_string(seed) + "\n";
+    }
+    return text;
+  };
+  const std::string base = write("ids-base", "runs.csv", with_run_ids(0, "aa"));
+  const CheckReport report = check_run(write("ids-run", "runs.csv", with_run_ids(30, "bb")), base, {});
+  ASSERT_EQ(report.rows.size(), 1u);
+  EXPECT_EQ(report.rows[0].name, "jobs.jct_s.mean [variant=mps]");
+  EXPECT_NE(report.rows[0].baseline.find("(4)"), std::string::npos) << report.rows[0].baseline;
+  EXPECT_FALSE(report.rows[0].p_value.empty());
+  EXPECT_EQ(report.rows[0].status, MetricRow::Status::regressed);
+}
+
+// A --tol rule names a metric path; a replicated metric's row also names its configuration,
+// which the rule need not match.
+TEST_F(RunCheckTest, ToleranceRulesOfReplicatedRunsMatchTheMetricPath) {
+  const std::string base = write("sweep-base", "runs.csv", runs_csv(0));
+  CheckOptions loose;
+  loose.tolerances = {parse_tolerance_rule("jobs.jct_s.mean=30%", "--tol")};
+  const CheckReport report = check_run(write("sweep-shift", "runs.csv", runs_csv(20)), base, loose);
+  const MetricRow& moved = row(report, "jobs.jct_s.mean [policy=mps, label=x]");
+  EXPECT_EQ(moved.tolerance, "30%");
+  EXPECT_EQ(moved.status, MetricRow::Status::within);
+}
+
+TEST_F(RunCheckTest, AToleranceRuleThatMatchesNoMetricIsBadInput) {
+  const std::string base = summary("base", 10, 100.0, 0.5);
+  CheckOptions misspelt;
+  misspelt.tolerances = {parse_tolerance_rule("jobs.complted=2", "--tol")};
+  try {
+    check_run(summary("run", 9, 100.0, 0.5), base, misspelt);
+    ADD_FAILURE() << "a rule matching nothing was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "--tol");
+    EXPECT_EQ(e.where(), "jobs.complted");
+    EXPECT_NE(e.problem().find("did you mean jobs.completed?"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(check_run(write("sweep-run", "runs.csv", runs_csv(0)), write("sweep-base", "runs.csv", runs_csv(0)),
+                         misspelt),
+               InputError);
+}
+
+TEST_F(RunCheckTest, AValueOfTheWrongKindIsALocatedError) {
+  const std::string base = summary("base", 10, 100.0, 0.5);
+  // A boolean is no metric and no label.
+  try {
+    check_run(summary("run", 10, 100.0, 0.5, R"(, "sim": {"done": true})"), base, {});
+    ADD_FAILURE() << "a boolean metric was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where(), "/metrics/sim/done") << e.what();
+  }
+  // Text where the other file has a number: named in the file holding the text.
+  const std::string text_run = write("textrun", "summary.json",
+                                     R"({"metrics": {"jobs": {"completed": "many", "slo_attainment": null,
+                                         "jct_s": {"p50": 100}}, "gpus": {"utilization_mean": 0.5}}})");
+  try {
+    check_run(text_run, base, {});
+    ADD_FAILURE() << "text against a number was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), text_run + "/summary.json");
+    EXPECT_EQ(e.where(), "/metrics/jobs/completed");
+    EXPECT_NE(e.problem().find(base + "/summary.json has at /metrics/jobs/completed"), std::string::npos) << e.what();
+  }
+  // A number that overflows a double is bad input at its pointer, not an internal error.
+  try {
+    check_run(summary("run2", 10, 100.0, 0.5, R"(, "sim": {"events": 1e400})"), base, {});
+    ADD_FAILURE() << "1e400 was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where(), "/metrics/sim/events") << e.what();
+  }
+}
+
+// --junit and --markdown: the directory is made; an empty path or a directory is refused.
+TEST_F(RunCheckTest, ReportFilesAreWrittenWhereAsked) {
+  const std::string path = (root_ / "reports" / "deep" / "check.xml").string();
+  write_report_file("--junit", path, "<x/>\n");
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(text, "<x/>\n");
+  EXPECT_THROW(write_report_file("--junit", "", "x"), InputError);
+  try {
+    write_report_file("--markdown", (root_ / "reports").string(), "x");
+    ADD_FAILURE() << "a directory was accepted as a report file";
+  } catch (const InputError& e) {
+    EXPECT_NE(e.problem().find("is a directory"), std::string::npos) << e.what();
+  }
 }
 
 TEST_F(RunCheckTest, RunsCsvNeedsSeedsAndMetrics) {
