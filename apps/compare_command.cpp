@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "apps/compare_run.h"
+#include "apps/scenario_run.h"
 #include "apps/report/html_report.h"
 #include "apps/report_command.h"
 #include "apps/seed_option.h"
@@ -61,6 +62,9 @@ int run_compare_command(const CompareCommand& command) {
   for (const std::string& set : command.sets) overrides.push_back(parse_override(set));
   if (command.seed) overrides.push_back({"seed", std::to_string(parse_seed_option(*command.seed))});
   const Scenario scenario = load_scenario_file(command.path, catalog, overrides);
+  // Its cluster built once, as `validate` does: the variants replace the pools' sharing, so a
+  // bad sharing config in the file or a --set (policy=bogus) was never read, and passed.
+  build_scenario_cluster(scenario, catalog);
   const std::string output = command.output.empty() ? "results/runs/" + scenario.name + "-compare" : command.output;
   CompareRun compare(scenario, catalog, names);
   compare.run(!command.quiet && isatty(STDERR_FILENO));

@@ -59,7 +59,7 @@ int run_size_command(const SizeCommand& c) {
   request.pool = c.pool;
   for (const std::string& target : c.targets) request.targets.push_back(parse_size_target(target));
   request.seeds = parse_seed_list(c.seeds, "--seeds", "");
-  if (!c.policies.empty()) request.variants = parse_policy_list(c.policies);
+  if (c.command->count("--policies") > 0) request.variants = parse_policy_list(c.policies);  // '' is refused there
   request.threads = parse_thread_count(c.jobs);
   request.output_dir = c.output;
   request.max_nodes = c.max_nodes;

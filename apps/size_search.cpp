@@ -42,6 +42,16 @@ class SizeEvaluator {
     for (const Scenario& scenario : scenarios) {
       runs.push_back({&scenario, sweep_run_dir(request_.output_dir, sweep_run_id(scenario))});
     }
+    if (!targets_checked_) {
+      // The first run alone, so that a --target naming no metric is said before the others run
+      // (run_pool below finds it finished).
+      run_pool({runs.front()}, catalog_, 1);
+      for (const SizeTarget& target : request_.targets) {
+        const std::string problem = metric_path_problem(runs.front().dir, target.metric);
+        if (!problem.empty()) throw InputError("--target", target.text, problem);
+      }
+      targets_checked_ = true;
+    }
     run_pool(runs, catalog_, request_.threads, progress_);
     SizeEvaluation evaluation;
     evaluation.nodes = nodes;
@@ -68,6 +78,7 @@ class SizeEvaluator {
   std::string variant_;
   const std::function<void(const PoolProgress&)>& progress_;
   std::map<std::int64_t, SizeEvaluation> cache_;
+  bool targets_checked_ = false;
 };
 
 Json answer_json(const SizeAnswer& answer, const std::vector<SizeTarget>& targets) {

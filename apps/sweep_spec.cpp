@@ -10,6 +10,7 @@
 #include "sim/input/input_error.h"
 #include "sim/input/json_pointer.h"
 #include "sim/input/json_reader.h"
+#include "sim/scenario/scenario_overrides.h"
 #include "sim/scenario/schema_validator.h"
 
 namespace sharesim {
@@ -50,10 +51,34 @@ std::vector<std::uint64_t> spec_seeds(const Json& seeds, const std::string& file
   return list;
 }
 
-void check_seeds_unique(const std::vector<std::uint64_t>& seeds, const std::string& file) {
+// A seed listed twice would run one replicate twice (into one output folder, at once with -j)
+// and count it twice in the mean and its interval.
+void check_seeds_unique(const std::vector<std::uint64_t>& seeds, const std::string& file, const std::string& where) {
   std::map<std::uint64_t, int> seen;
   for (std::uint64_t seed : seeds) {
-    if (++seen[seed] == 2) throw InputError(file, "/seeds", "seed " + std::to_string(seed) + " is listed twice");
+    if (++seen[seed] == 2) throw InputError(file, where, "seed " + std::to_string(seed) + " is listed twice");
+  }
+}
+
+// Each scenario path varies in one place: a path in both grid and zip gave two columns of
+// runs.csv and the zip's value won, and "seed" is the spec's /seeds (a grid of it was ignored).
+void check_axis_paths(const Json& document, const std::string& file) {
+  std::map<std::string, std::string> first_at;  // the path as a JSON pointer -> where it is in the spec
+  for (const char* section : {"grid", "zip"}) {
+    if (!document.contains(section)) continue;
+    for (auto entry = document[section].begin(); entry != document[section].end(); ++entry) {
+      const std::string where = pointer_append(std::string("/") + section, entry.key());
+      const std::string pointer = override_pointer(Override{entry.key(), "", file});
+      if (pointer == "/seed") {
+        throw InputError(file, where, "the seeds are set by /seeds; expected a scenario path other than \"seed\"");
+      }
+      const auto [earlier, fresh] = first_at.emplace(pointer, where);
+      if (!fresh) {
+        throw InputError(file, where,
+                         "the scenario path " + quote(entry.key()) + " also varies at " + earlier->second +
+                             "; expected each path in one place");
+      }
+    }
   }
 }
 
@@ -172,6 +197,7 @@ std::vector<std::uint64_t> parse_seed_list(const std::string& text, const std::s
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
+  check_seeds_unique(seeds, file, where);
   return seeds;
 }
 
@@ -188,8 +214,17 @@ ScenarioSweepSpec load_sweep_spec(const std::string& path) {
   const std::filesystem::path scenario = document["scenario"].get<std::string>();
   spec.scenario_path =
       scenario.is_absolute() ? scenario.string() : (std::filesystem::path(path).parent_path() / scenario).string();
+  // Named here, at /scenario: read later, a missing file was an error naming neither the spec
+  // nor the place (and "" named nothing at all).
+  const std::string scenario_problem = scenario.empty() ? "is empty" : regular_file_problem(spec.scenario_path);
+  if (!scenario_problem.empty()) {
+    throw InputError(path, "/scenario",
+                     "expected a scenario file (relative to the spec's folder), found " + quote(scenario.string()) +
+                         ", which " + (scenario.empty() ? scenario_problem : spec.scenario_path + " " + scenario_problem));
+  }
   spec.seeds = spec_seeds(document["seeds"], path);
-  check_seeds_unique(spec.seeds, path);
+  check_seeds_unique(spec.seeds, path, "/seeds");
+  check_axis_paths(document, path);
   add_axes(document, "grid", false, spec.axes, path);
   add_axes(document, "zip", true, spec.axes, path);
   if (document.contains("variants")) spec.variants = spec_variants(document["variants"], path);
@@ -200,8 +235,13 @@ ScenarioSweepSpec load_sweep_spec(const std::string& path) {
                        "metrics.sim.wall_s is the wall-clock time, which differs from run to run, so its aggregate "
                        "could not be reproduced; choose a simulated figure");
     }
+    // Compared as JSON pointers: "metrics.jobs.completed" and "/metrics/jobs/completed" are one.
+    const std::string pointer = override_pointer(Override{metric, "", path});
     for (const std::string& earlier : spec.metrics) {
-      if (earlier == metric) throw InputError(path, pointer_append("/metrics", i), quote(metric) + " is listed twice");
+      if (override_pointer(Override{earlier, "", path}) == pointer) {
+        throw InputError(path, pointer_append("/metrics", i),
+                         quote(metric) + " is listed twice" + (earlier == metric ? "" : " (as " + quote(earlier) + ")"));
+      }
     }
     spec.metrics.push_back(metric);
   }

@@ -543,6 +543,9 @@ expect_bad_input "corun: a utilization above 100% is located" "" "bad-util.csv: 
   corun --policy timeslice --gpu RTX3090 bad-util.csv -o never.csv
 check "corun wrote nothing on bad input" test ! -e never.csv
 expect_bad_input "corun: an unknown GPU model is named" "" "--gpu" corun --policy mps --gpu RTX9999 pairs.csv -o never.csv
+expect_bad_input "compare: a bad sharing policy in --set is refused, as validate refuses it" "$tmp/compare-bogus" \
+  "/cluster/node_pools/0/sharing/policy: unknown sharing policy \"bogus\"" \
+  compare small.json --set cluster.node_pools.0.sharing.policy=bogus -o "$tmp/compare-bogus"
 # ---- check: a run against a baseline -----------------------------------------------------
 
 check "check: a run against itself passes" succeeds check "$tmp/small-1" --baseline "$tmp/small-2" --junit "$tmp/same.xml"

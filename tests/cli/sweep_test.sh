@@ -110,6 +110,28 @@ check "bad seeds: located" bad_input 'bad-seeds.json: /seeds: expected a range F
 sed 's/metrics.jobs.jct_s.p95/metrics.jobs.jct.p95/' spec.json >bad-metric.json
 check "a metric summary.json lacks: located" bad_input 'bad-metric.json: /metrics/1: no such field' sweep bad-metric.json -o x
 check "merge of a folder without a plan" bad_input "no sweep-plan.json here" sweep merge s.json
+python3 - <<'PY'
+import json
+spec = json.load(open("spec.json"))
+json.dump(dict(spec, grid={"until": ["1d"]}, zip={"until": ["2d"]}), open("grid-and-zip.json", "w"))
+json.dump(dict(spec, grid={"seed": [3]}), open("grid-seed.json", "w"))
+json.dump(dict(spec, scenario=""), open("no-scenario.json", "w"))
+json.dump(dict(spec, scenario="nope.json"), open("missing-scenario.json", "w"))
+json.dump(dict(spec, metrics=spec["metrics"] + ["/metrics/jobs/wait_s/mean"]), open("metric-twice.json", "w"))
+PY
+check "a path in both grid and zip is refused" \
+  bad_input 'grid-and-zip.json: /zip/until: the scenario path "until" also varies at /grid/until' sweep grid-and-zip.json -o refused
+check "a grid over the seed is refused" bad_input 'grid-seed.json: /grid/seed: the seeds are set by /seeds' \
+  sweep grid-seed.json -o refused
+check "an empty scenario path is located in the spec" \
+  bad_input 'no-scenario.json: /scenario: expected a scenario file' sweep no-scenario.json -o refused
+check "a missing scenario file is located in the spec" \
+  bad_input 'missing-scenario.json: /scenario: expected a scenario file (relative to the spec'"'"'s folder), found "nope.json"' \
+  sweep missing-scenario.json -o refused
+check "one metric in two spellings is refused" \
+  bad_input 'metric-twice.json: /metrics/3: "/metrics/jobs/wait_s/mean" is listed twice (as "metrics.jobs.wait_s.mean")' \
+  sweep metric-twice.json -o refused
+check "nothing written by the refused specs" test ! -e refused
 
 # size: the smallest pool meeting a wait target.
 check "size" "$bin" size s.json --pool p --target 'metrics.jobs.wait_s.mean<=30' --seeds 1-3 -j 2 -o size
@@ -121,6 +143,14 @@ check "size --policies prints the GPUs-needed line" \
 check "GPUs needed: exclusive N, timeslice M" grep -q "^GPUs needed: exclusive [0-9]*, timeslice [0-9]*$" "$tmp/out"
 check "size: unknown pool" bad_input '--pool: no node pool "q" in s.json' size s.json --pool q --target 'metrics.jobs.wait_s.mean<=30' --seeds 1 -o x
 check "size: bad target" bad_input '--target: expected PATH<=NUMBER' size s.json --pool p --target 'wait<30' --seeds 1 -o x
+check "size: a seed listed twice is refused" bad_input '--seeds: seed 1 is listed twice' \
+  size s.json --pool p --target 'metrics.jobs.wait_s.mean<=30' --seeds 1,1 -o x
+check "size: a target naming no metric is said after the first run, naming --target" \
+  bad_input '--target: metrics.jobs.nope<=3: no such field in a run'"'"'s summary.json' \
+  size s.json --pool p --target 'metrics.jobs.nope<=3' --seeds 1-2 -o size-bad-target
+check "size: only the first run ran" test "$(ls size-bad-target/runs | wc -l)" -eq 1
+check "size: --policies '' is refused" bad_input "--policies: expected a comma-separated list of policy names" \
+  size s.json --pool p --target 'metrics.jobs.wait_s.mean<=30' --seeds 1 --policies '' -o x
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -102,9 +102,23 @@ TEST(Sweep, SpecErrorsAreLocated) {
   EXPECT_EQ(spec_error(dir, "{" + base + R"(, "seeds": [1, -2]})"),
             "spec.json: /seeds/1: expected an integer >= 0, found -2");
   EXPECT_EQ(spec_error(dir, "{" + base + R"(, "seeds": [1, 1]})"), "spec.json: /seeds: seed 1 is listed twice");
-  EXPECT_EQ(spec_error(dir, "{" + base + R"(, "seeds": "1", "zip": {"seed": [1, 2], "until": ["1h"]}})"),
+  EXPECT_EQ(spec_error(dir, "{" + base + R"(, "seeds": "1", "zip": {"cluster.node_pools.0.nodes": [1, 2], "until": ["1h"]}})"),
             "spec.json: /zip/until: the zip lists vary together, so they need one length: expected 2 values (as "
-            "\"seed\"), found 1");
+            "\"cluster.node_pools.0.nodes\"), found 1");
+  EXPECT_EQ(spec_error(dir, "{" + base + R"(, "seeds": "1", "grid": {"until": ["1d"]}, "zip": {"/until": ["2d"]}})"),
+            "spec.json: /zip/~1until: the scenario path \"/until\" also varies at /grid/until; expected each path in "
+            "one place");
+  EXPECT_EQ(spec_error(dir, "{" + base + R"(, "seeds": "1", "grid": {"seed": [3]}})"),
+            "spec.json: /grid/seed: the seeds are set by /seeds; expected a scenario path other than \"seed\"");
+  EXPECT_EQ(spec_error(dir, R"({"scenario": "", "seeds": "1", "metrics": ["metrics.jobs.wait_s.mean"]})"),
+            "spec.json: /scenario: expected a scenario file (relative to the spec's folder), found \"\", which is "
+            "empty");
+  try {  // size's and place-sweep's --seeds, too
+    parse_seed_list("1,3-4,3", "--seeds", "");
+    ADD_FAILURE() << "a seed listed twice was accepted";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "--seeds: seed 3 is listed twice");
+  }
   EXPECT_EQ(spec_error(dir, "{" + base + R"(, "seeds": "1", "variants": ["exclusiv"]})"),
             "spec.json: /variants/0: unknown policy or variant \"exclusiv\"; did you mean \"exclusive\"?");
   EXPECT_EQ(spec_error(dir, "{" + base + R"(, "seeds": "1", "grid": {"until": []}})"),
