@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "apps/scenario_run.h"
 #include "importers/k8s/k8s_import.h"
 #include "sim/metrics/output_files.h"
 
@@ -45,6 +46,9 @@ int run_import_command(ImportCommand& c) {
   const std::filesystem::path output(c.output);
   c.inputs.name = output.stem().string();
   const nlohmann::ordered_json scenario = import_k8s(c.inputs, catalog);
+  // Built and read as `validate` does, not only loaded: a request the loader accepts can still
+  // fail on the cluster (HAMi memory without a GPU count), and what is written must run.
+  check_scenario_builds(load_scenario_text(scenario.dump(2), c.output + " (imported)", catalog), catalog);
   write_output_file(output.has_parent_path() ? output.parent_path().string() : ".", output.filename().string(),
                     scenario.dump(2) + "\n");
   std::cerr << "wrote " << c.output << " (" << scenario["cluster"]["node_pools"].size() << " node pools, "

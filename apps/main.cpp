@@ -108,16 +108,12 @@ int command_validate(const ScenarioArgs& args) {
   GpuCatalog storage;
   const GpuCatalog& catalog = catalog_for(args, storage);
   const Scenario scenario = load(args, catalog);
-  // Building the run checks what only the libraries know (sharing configs, sample files);
-  // reading the workload once checks every job, trace rows included, without running.
-  ScenarioRun run(scenario, catalog);
-  StandaloneWorkload workload(scenario, catalog, registered_per_device_resources(), &run.cluster());
-  const std::size_t jobs = workload.read_all();
+  const ScenarioCounts found = check_scenario_builds(scenario, catalog);
   const auto count = [](std::size_t n, const char* one, const char* many) {
     return count_of(static_cast<long long>(n), one, many);
   };
-  std::cout << args.path << ": valid (" << count(run.cluster().nodes().size(), "node", "nodes") << ", "
-            << count(run.cluster().gpus().size(), "GPU", "GPUs") << ", " << count(jobs, "job", "jobs") << ")\n";
+  std::cout << args.path << ": valid (" << count(found.nodes, "node", "nodes") << ", "
+            << count(found.gpus, "GPU", "GPUs") << ", " << count(found.jobs, "job", "jobs") << ")\n";
   return 0;
 }
 

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -119,15 +120,24 @@ int run_place(const PlaceCommands& c) {
   return 0;
 }
 
+// Whether list[i] is also one of the items before it.
+bool listed_before(const std::vector<std::string>& list, std::size_t i) {
+  return std::find(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(i), list[i]) !=
+         list.begin() + static_cast<std::ptrdiff_t>(i);
+}
+
 int run_sweep_command(const PlaceCommands& c) {
   SweepSpec spec;
   spec.nodes_path = c.nodes;
   spec.pods_dir = c.pods_dir;
   spec.traces = c.traces.empty() ? fragmentation_sweep_traces() : split_list(c.traces);
-  for (const std::string& trace : spec.traces) {
+  for (std::size_t i = 0; i < spec.traces.size(); ++i) {
+    const std::string& trace = spec.traces[i];
     if (trace.empty() || trace.find_first_of("/\\ ") != std::string::npos) {
       throw InputError("--traces", "", "expected trace names such as \"default\" or \"cpu050\", found " + quote(trace));
     }
+    // Listed twice, a trace ran twice and sweep.csv held its rows twice.
+    if (listed_before(spec.traces, i)) throw InputError("--traces", "", "trace " + quote(trace) + " is listed twice");
   }
   if (c.policies.empty()) {
     for (const std::string& name : placement_experiment_policy_names()) {
@@ -135,7 +145,11 @@ int run_sweep_command(const PlaceCommands& c) {
       spec.policies.push_back(*parse_placement_experiment_policy(name));
     }
   } else {
-    for (const std::string& name : split_list(c.policies)) spec.policies.push_back(parse_policy("--policies", name));
+    const std::vector<std::string> names = split_list(c.policies);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (listed_before(names, i)) throw InputError("--policies", "", "policy " + quote(names[i]) + " is listed twice");
+      spec.policies.push_back(parse_policy("--policies", names[i]));
+    }
   }
   spec.seeds = parse_seeds(c.seeds);
   spec.inflation = parse_inflation(c.inflation);

@@ -13,6 +13,7 @@
 #include "sim/input/input_error.h"
 #include "sim/input/json_pointer.h"
 #include "workloads/profiles/workload_profile.h"
+#include "workloads/standalone_workload.h"
 #include "workloads/workload_builder.h"
 
 namespace sharesim {
@@ -31,6 +32,17 @@ ScenarioCluster build_scenario_cluster(const Scenario& scenario, const GpuCatalo
       scenario.node_pools, catalog,
       make_sharing_factory(scenario.file, *built.calibration, builtin_measured_profiles()), scenario.file);
   return built;
+}
+
+ScenarioCounts check_scenario_builds(const Scenario& scenario, const GpuCatalog& catalog) {
+  if (scenario.workload.is_null()) {
+    const ScenarioCluster built = build_scenario_cluster(scenario, catalog);
+    return {built.cluster->nodes().size(), built.cluster->gpus().size(), 0};
+  }
+  const ScenarioRun run(scenario, catalog);
+  StandaloneWorkload workload(scenario, catalog, registered_per_device_resources(), &run.cluster());
+  const std::size_t jobs = workload.read_all();
+  return {run.cluster().nodes().size(), run.cluster().gpus().size(), jobs};
 }
 
 ScenarioRun::ScenarioRun(const Scenario& scenario, const GpuCatalog& catalog) : scenario_(scenario) {

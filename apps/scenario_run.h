@@ -39,6 +39,16 @@ struct ScenarioCluster {
 };
 ScenarioCluster build_scenario_cluster(const Scenario& scenario, const GpuCatalog& catalog);
 
+// What `validate` checks beyond the loader, without running: the run is built (sharing
+// configs, sample files; a cluster-only scenario builds its cluster) and the workload read
+// once (every job, trace rows included). Throws InputError; returns what it found.
+struct ScenarioCounts {
+  std::size_t nodes = 0;
+  std::size_t gpus = 0;
+  std::size_t jobs = 0;
+};
+ScenarioCounts check_scenario_builds(const Scenario& scenario, const GpuCatalog& catalog);
+
 class ScenarioRun {
  public:
   // Builds everything; throws InputError for any bad setting (nothing runs then).

@@ -13,19 +13,21 @@ namespace sharesim {
 
 namespace {
 
-// A node's model must be one the openb traces use (workloads/openb_trace.cpp's table) or a
-// catalog id / GFD product name: a misspelt model would otherwise become a model of its own,
-// which no pod's gpu_spec names, and silently change the result.
-void check_node_model(const OpenbNodeRow& row, const std::string& nodes_path) {
-  static const OpenbModelTable openb_models = openb_model_table();  // built once, not per node
-  if (openb_models.count(row.model) != 0 || GpuCatalog::builtin().find(row.model) != nullptr) return;
+// A model, a node's or one a pod's gpu_spec allows, must be one the openb traces use
+// (workloads/openb_trace.cpp's table) or a catalog id / GFD product name: a misspelt node model
+// would become a model of its own, which no pod's gpu_spec names, and a misspelt gpu_spec entry
+// would leave its pods unplaceable; either silently changes the result. A known model that no
+// node has is fine in a gpu_spec (those pods wait, as on the real cluster).
+void check_model(const std::string& model, const std::string& path, std::size_t line, const char* column) {
+  static const OpenbModelTable openb_models = openb_model_table();  // built once, not per row
+  if (openb_models.count(model) != 0 || GpuCatalog::builtin().find(model) != nullptr) return;
   std::vector<std::string> known;
   for (const auto& [name, id] : openb_models) known.push_back(name);
-  const std::optional<std::string> hint = closest_match(row.model, known);
+  const std::optional<std::string> hint = closest_match(model, known);
   std::string expected;
   for (const std::string& name : known) expected += (expected.empty() ? "" : ", ") + name;
-  throw InputError(nodes_path, "line " + std::to_string(row.line) + ", column model",
-                   "unknown GPU model \"" + row.model + "\"" + (hint ? "; did you mean \"" + *hint + "\"?" : "") +
+  throw InputError(path, "line " + std::to_string(line) + ", column " + column,
+                   "unknown GPU model \"" + model + "\"" + (hint ? "; did you mean \"" + *hint + "\"?" : "") +
                        " (expected an openb model: " + expected + "; or a catalog id, see `sharesim gpus`)");
 }
 
@@ -39,7 +41,7 @@ ExperimentInput make_experiment_input(const std::vector<OpenbNodeRow>& nodes, co
   std::map<std::string, int> model_ids;
   for (const OpenbNodeRow& row : nodes) {
     if (row.model.empty()) continue;
-    check_node_model(row, nodes_path);
+    check_model(row.model, nodes_path, row.line, "model");
     model_ids.emplace(row.model, 0);
   }
   if (model_ids.size() > 64) {
@@ -73,6 +75,7 @@ ExperimentInput make_experiment_input(const std::vector<OpenbNodeRow>& nodes, co
     if (!row.gpu_spec.empty()) {
       pod.request.allowed_models = 0;
       for (const std::string& model : row.gpu_spec) {
+        check_model(model, pods_path, row.line, "gpu_spec");
         const auto it = model_ids.find(model);
         if (it != model_ids.end()) pod.request.allowed_models |= std::uint64_t{1} << it->second;
       }

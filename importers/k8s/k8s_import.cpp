@@ -29,7 +29,16 @@ nlohmann::ordered_json import_k8s(const K8sImportInputs& inputs, const GpuCatalo
   const std::optional<ImportedSchedulerConfig> config =
       inputs.scheduler_config.empty() ? std::nullopt : std::optional(import_scheduler_config(inputs.scheduler_config));
   ImportedWorkload workload;
-  if (!inputs.workloads.empty()) workload = import_workloads(inputs.workloads, catalog);
+  if (!inputs.workloads.empty()) {
+    workload = import_workloads(inputs.workloads, catalog);
+    // A scenario with a workload section but no jobs cannot run; without --workload it is a
+    // cluster-only scenario for describe-nodes, written on purpose.
+    if (workload.jobs.empty()) {
+      throw InputError(inputs.workloads.front(), "",
+                       "expected at least one Pod, Deployment, StatefulSet, ReplicaSet, Job or training job with "
+                       "pods in the workload files, found none");
+    }
+  }
   if (!inputs.workloads.empty() || config) {
     // kube-scheduler: PrioritySort orders the queue, DefaultPreemption is on unless the
     // profile disables it; without a scheduler config, the score is sharesim's first-fit.

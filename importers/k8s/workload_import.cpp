@@ -56,6 +56,37 @@ std::string job_name_from(const std::string& name) {
   return out.empty() ? "pod" : out;
 }
 
+// What a pod or one of its containers asks for: cpu, memory and the GPU plugins' resources.
+struct PodResources {
+  std::int64_t cpu_milli = 0;
+  std::int64_t memory_mib = 0;
+  Json gpu = Json::object();  // resource name -> count, in the order the manifest names them
+
+  void add(const PodResources& other) {
+    cpu_milli += other.cpu_milli;
+    memory_mib += other.memory_mib;
+    for (auto it = other.gpu.begin(); it != other.gpu.end(); ++it) {
+      gpu[it.key()] = gpu.value(it.key(), std::int64_t{0}) + it.value().get<std::int64_t>();
+    }
+  }
+  void raise_to(const PodResources& other) {  // per resource, the larger
+    cpu_milli = std::max(cpu_milli, other.cpu_milli);
+    memory_mib = std::max(memory_mib, other.memory_mib);
+    for (auto it = other.gpu.begin(); it != other.gpu.end(); ++it) {
+      gpu[it.key()] = std::max(gpu.value(it.key(), std::int64_t{0}), it.value().get<std::int64_t>());
+    }
+  }
+};
+
+// Pod spec fields that change where or whether a pod is scheduled, which sharesim does not model:
+// refused rather than dropped, so an import never runs a different placement than the cluster's.
+const std::vector<std::pair<std::string, std::string>> kUnmodelledPodFields = {
+    {"affinity", "affinity is not modelled; sharesim schedules on nodeSelector and tolerations"},
+    {"topologySpreadConstraints",
+     "topology spread constraints are not modelled; sharesim schedules on nodeSelector and tolerations"},
+    {"nodeName", "a pod bound to a node by name bypasses the scheduler, which is what sharesim simulates"},
+};
+
 class WorkloadImporter {
  public:
   explicit WorkloadImporter(const GpuCatalog& catalog) : catalog_(catalog) {}
@@ -98,6 +129,8 @@ class WorkloadImporter {
       const std::int64_t replicas = count_at(doc, spec, at + "/spec", "replicas", 1, 0);
       add_template(doc, metadata, spec, at + "/spec", name, replicas, 1, 1);
     } else if (kind_text == "Job") {
+      if (spec.is_object() && spec.value("suspend", Json(false)) == Json(true))
+        doc.fail(at + "/spec/suspend", "a suspended Job creates no pods; expected it not suspended (or left out)");
       // parallelism pods run at once until `completions` have run (Kubernetes docs, "Jobs"):
       // modelled as min(parallelism, completions) pods, each running ceil(completions /
       // parallelism) pods' worth of time one after another.
@@ -162,6 +195,41 @@ class WorkloadImporter {
     add_pods(doc, metadata, pod_template.value("spec", Json()), at + "/template/spec", name, replicas, pods, rounds);
   }
 
+  // One container's requests: a request defaults to its limit (Kubernetes docs, "Resource
+  // Management for Pods and Containers"); extended resources are given as limits, in whole units.
+  static PodResources container_resources(const ManifestDocument& doc, const Json& container, const std::string& at) {
+    PodResources out;
+    const std::string resources_at = at + "/resources";
+    const Json resources = container.is_object() ? container.value("resources", Json::object()) : Json::object();
+    const Json requests = resources.value("requests", Json::object());
+    const Json limit_values = resources.value("limits", Json::object());
+    Json merged = limit_values.is_object() ? limit_values : Json::object();
+    if (requests.is_object()) merged.update(requests);
+    for (auto it = merged.begin(); it != merged.end(); ++it) {
+      const std::string& resource = it.key();
+      const bool from_request = requests.is_object() && requests.contains(resource);
+      const std::string where = pointer_append(resources_at + (from_request ? "/requests" : "/limits"), resource);
+      if (resource == "cpu" || resource == "memory") {
+        const auto amount = resource == "cpu" ? cpu_milli_of(it.value()) : memory_mib_of(it.value());
+        if (!amount) doc.fail(where, "expected a Kubernetes quantity, found " + found_text(it.value()));
+        (resource == "cpu" ? out.cpu_milli : out.memory_mib) += *amount;
+      } else if (is_gpu_resource(resource)) {
+        const Json value =
+            limit_values.is_object() && limit_values.contains(resource) ? limit_values[resource] : it.value();
+        // Kubernetes refuses a fractional extended resource ("0.5", "500m"): counted in thousandths,
+        // a whole number is a multiple of 1000.
+        const auto thousandths = parse_quantity(value, 1000.0);
+        if (!thousandths || *thousandths < 0 || *thousandths % 1000 != 0)
+          doc.fail(where, "expected a whole number, found " + found_text(value));
+        out.gpu[resource] = out.gpu.value(resource, std::int64_t{0}) + *thousandths / 1000;
+      } else if (!is_unmodelled_resource(resource)) {
+        doc.fail(where, "unknown resource " + quote(resource) +
+                            "; sharesim models cpu, memory and the GPU device plugins' resources (docs/kubernetes.md)");
+      }
+    }
+    return out;
+  }
+
   std::string annotation(const Json& metadata, const char* key) const {
     const Json annotations = metadata.value("annotations", Json::object());
     if (!annotations.is_object() || !annotations.contains(key)) return "";
@@ -174,53 +242,46 @@ class WorkloadImporter {
                 const std::string& name, std::int64_t replicas, std::int64_t pods, std::int64_t rounds) {
     if (!spec.is_object()) doc.fail(at, "expected a pod spec, found " + found_text(spec));
     if (replicas == 0) return;  // scaled to zero: nothing runs
-    if (spec.contains("affinity"))
-      doc.fail(at + "/affinity", "affinity is not modelled; sharesim schedules on nodeSelector and tolerations");
-    Json request = Json::object();
-    std::int64_t cpu_milli = 0, memory_mib = 0;
-    Json limits = Json::object();
+    for (const auto& [field, problem] : kUnmodelledPodFields) {
+      if (spec.contains(field)) doc.fail(pointer_append(at, field), problem);
+    }
+    if (spec.contains("schedulerName") && spec["schedulerName"] != Json("default-scheduler"))
+      doc.fail(at + "/schedulerName", "expected the default scheduler (sharesim simulates kube-scheduler), found " +
+                                          found_text(spec["schedulerName"]));
     const Json containers = spec.value("containers", Json());
     if (!containers.is_array() || containers.empty())
       doc.fail(at + "/containers", "expected a list of containers, found " + found_text(containers));
+    PodResources pod;
     for (std::size_t c = 0; c < containers.size(); ++c) {
-      const std::string resources_at = pointer_append(at + "/containers", c) + "/resources";
-      const Json resources = containers[c].value("resources", Json::object());
-      const Json requests = resources.value("requests", Json::object());
-      const Json limit_values = resources.value("limits", Json::object());
-      // A request defaults to the limit (Kubernetes docs, "Resource Management for Pods and
-      // Containers"); extended resources are given as limits.
-      Json merged = limit_values.is_object() ? limit_values : Json::object();
-      if (requests.is_object()) merged.update(requests);
-      for (auto it = merged.begin(); it != merged.end(); ++it) {
-        const std::string& resource = it.key();
-        const bool from_request = requests.is_object() && requests.contains(resource);
-        const std::string where = pointer_append(resources_at + (from_request ? "/requests" : "/limits"), resource);
-        if (resource == "cpu" || resource == "memory") {
-          const auto amount = resource == "cpu" ? cpu_milli_of(it.value()) : memory_mib_of(it.value());
-          if (!amount) doc.fail(where, "expected a Kubernetes quantity, found " + found_text(it.value()));
-          (resource == "cpu" ? cpu_milli : memory_mib) += *amount;
-        } else if (is_gpu_resource(resource)) {
-          const Json value =
-              limit_values.is_object() && limit_values.contains(resource) ? limit_values[resource] : it.value();
-          const auto count = parse_quantity(value, 1.0);
-          if (!count ||
-              static_cast<double>(*count) != (value.is_number() ? value.get<double>() : static_cast<double>(*count)))
-            doc.fail(where, "expected a whole number, found " + found_text(value));
-          limits[resource] = limits.value(resource, std::int64_t{0}) + *count;
-        } else if (!is_unmodelled_resource(resource)) {
-          doc.fail(where,
-                   "unknown resource " + quote(resource) +
-                       "; sharesim models cpu, memory and the GPU device plugins' resources (docs/kubernetes.md)");
-        }
-      }
+      pod.add(container_resources(doc, containers[c], pointer_append(at + "/containers", c)));
     }
-    if (limits.empty()) {
+    // Init containers run before the others, one at a time; sidecars (restartPolicy: Always) keep
+    // running beside what follows. The pod's effective request is, per resource, the larger of the
+    // containers' and sidecars' sum and each init container's request plus the sidecars started
+    // before it (Kubernetes docs, "Sidecar Containers", resource sharing within containers).
+    const Json init_containers = spec.value("initContainers", Json::array());
+    if (!init_containers.is_array())
+      doc.fail(at + "/initContainers", "expected a list of containers, found " + found_text(init_containers));
+    PodResources sidecars, init_peak;
+    for (std::size_t c = 0; c < init_containers.size(); ++c) {
+      const std::string container_at = pointer_append(at + "/initContainers", c);
+      PodResources own = container_resources(doc, init_containers[c], container_at);
+      const bool sidecar =
+          init_containers[c].is_object() && init_containers[c].value("restartPolicy", Json()) == Json("Always");
+      own.add(sidecars);
+      init_peak.raise_to(own);
+      if (sidecar) sidecars = own;
+    }
+    pod.add(sidecars);
+    pod.raise_to(init_peak);
+    Json request = Json::object();
+    if (pod.gpu.empty()) {
       request["gpus"] = 0;
     } else {
-      request["limits"] = limits;
+      request["limits"] = pod.gpu;
     }
-    request["cpu_milli"] = cpu_milli;
-    request["memory_mib"] = memory_mib;
+    request["cpu_milli"] = pod.cpu_milli;
+    request["memory_mib"] = pod.memory_mib;
     const Json selector = spec.value("nodeSelector", Json::object());
     if (!selector.is_object()) doc.fail(at + "/nodeSelector", "expected label -> value, found " + found_text(selector));
     Json node_selector = Json::object();

@@ -408,6 +408,12 @@ expect_bad_input "place-sweep: missing trace file" "$tmp/out-no-trace" "openb_po
   place-sweep --nodes nodes.csv --pods-dir openb --traces nosuch --no-plot -o "$tmp/out-no-trace"
 expect_bad_input "place-sweep: bad seed range" "$tmp/out-bad-seeds" '--seeds: expected a range FIRST-LAST' \
   place-sweep --nodes nodes.csv --pods-dir openb --traces tiny --seeds 5-2 -o "$tmp/out-bad-seeds"
+expect_bad_input "place-sweep: a trace listed twice is refused" "$tmp/out-twice" '--traces: trace "tiny" is listed twice' \
+  place-sweep --nodes nodes.csv --pods-dir openb --traces tiny,tiny --seeds 1 --no-plot -o "$tmp/out-twice"
+{ echo "$pod_header"; echo "pod-x,1000,1024,1,1000,H100X|T4,LS,Running,0,1,0"; } >misspelt-spec.csv
+expect_bad_input "place: a misspelt model in gpu_spec is located" "$tmp/out-misspelt" \
+  'misspelt-spec.csv: line 2, column gpu_spec: unknown GPU model "H100X"' \
+  place --nodes nodes.csv --pods misspelt-spec.csv --policy fgd -o "$tmp/out-misspelt"
 
 # ---- compare (the same workload and seed under each sharing policy) ----------------------
 
@@ -682,6 +688,52 @@ expect_bad_input "import k8s: an unknown scheduler plugin is located" "" \
   'bad-scheduler-config.yaml: document 1, /profiles/0/plugins/score/enabled/1/name: unknown plugin "NodeResourcesMostAllocated"' \
   import k8s --nodes "$k8s/two-nodes.json" --scheduler-config "$k8s/bad-scheduler-config.yaml" -o bad.json
 check "import k8s: nothing written on a bad scheduler config" test ! -e bad.json
+# What a pod asks for that changes its scheduling is modelled or refused, never dropped.
+pod_yaml() {  # NAME SPEC_LINES...: a Pod manifest whose spec holds the lines given
+  local name=$1
+  shift
+  printf 'apiVersion: v1\nkind: Pod\nmetadata: { name: %s }\nspec:\n' "$name"
+  printf '  %s\n' "$@"
+}
+pod_yaml frac 'containers: [ { name: m, resources: { limits: { nvidia.com/gpu: "500m" } } } ]' >frac.yaml
+expect_bad_input "import k8s: a fractional GPU count is refused, as Kubernetes refuses it" "" \
+  'frac.yaml: document 1, /spec/containers/0/resources/limits/nvidia.com~1gpu: expected a whole number, found "500m"' \
+  import k8s --nodes "$k8s/two-nodes.json" --workload frac.yaml -o bad.json
+pod_yaml bound 'nodeName: node-1' 'containers: [ { name: m, resources: { limits: { nvidia.com/gpu: 1 } } } ]' >bound.yaml
+expect_bad_input "import k8s: nodeName is refused" "" 'bound.yaml: document 1, /spec/nodeName: ' \
+  import k8s --nodes "$k8s/two-nodes.json" --workload bound.yaml -o bad.json
+pod_yaml spread 'topologySpreadConstraints: [ { maxSkew: 1 } ]' \
+  'containers: [ { name: m, resources: { limits: { nvidia.com/gpu: 1 } } } ]' >spread.yaml
+expect_bad_input "import k8s: topologySpreadConstraints are refused" "" \
+  'spread.yaml: document 1, /spec/topologySpreadConstraints: topology spread constraints are not modelled' \
+  import k8s --nodes "$k8s/two-nodes.json" --workload spread.yaml -o bad.json
+pod_yaml volcano 'schedulerName: volcano' 'containers: [ { name: m, resources: { limits: { nvidia.com/gpu: 1 } } } ]' \
+  >volcano.yaml
+expect_bad_input "import k8s: another scheduler is refused" "" \
+  'volcano.yaml: document 1, /spec/schedulerName: expected the default scheduler' \
+  import k8s --nodes "$k8s/two-nodes.json" --workload volcano.yaml -o bad.json
+printf 'apiVersion: batch/v1\nkind: Job\nmetadata: { name: j }\nspec:\n  suspend: true\n  template:\n    spec:\n      containers: [ { name: m } ]\n' >suspended.yaml
+expect_bad_input "import k8s: a suspended Job is refused" "" 'suspended.yaml: document 1, /spec/suspend: ' \
+  import k8s --nodes "$k8s/two-nodes.json" --workload suspended.yaml -o bad.json
+printf -- '---\n---\n# nothing\n' >no-jobs.yaml
+expect_bad_input "import k8s: workload files without a pod are refused" "" 'no-jobs.yaml: expected at least one Pod' \
+  import k8s --nodes "$k8s/two-nodes.json" --workload no-jobs.yaml -o bad.json
+pod_yaml hami 'containers: [ { name: m, resources: { limits: { nvidia.com/gpumem: 4000 } } } ]' >hami.yaml
+expect_bad_input "import k8s: a request that cannot run is refused before writing, as validate refuses it" "" \
+  '/workload/jobs/0/request/limits: expected one device resource' \
+  import k8s --nodes "$k8s/two-nodes.json" --workload hami.yaml -o bad.json
+check "import k8s: nothing written for the refused manifests" test ! -e bad.json
+pod_yaml init 'initContainers:' \
+  '  - { name: log, restartPolicy: Always, resources: { limits: { nvidia.com/gpu: 1, cpu: "1" } } }' \
+  '  - { name: setup, resources: { limits: { cpu: "8" } } }' \
+  'containers: [ { name: m, resources: { limits: { nvidia.com/gpu: 1, cpu: "2" } } } ]' >init.yaml
+check "import k8s: init containers and a sidecar" \
+  succeeds import k8s --nodes "$k8s/two-nodes.json" --workload init.yaml -o init.json
+check "import k8s: the effective request: containers and sidecar 2 GPUs, the setup step with the sidecar 9 CPUs" \
+  python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["workload"]["jobs"][0]["request"]
+sys.exit(not (r["limits"] == {"nvidia.com/gpu": 2} and r["cpu_milli"] == 9000))' init.json
 
 # ---- measurement window, load scaling, service generators --------------------------------
 
