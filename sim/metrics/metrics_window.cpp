@@ -26,11 +26,10 @@ MetricsWindow resolve_metrics_window(const ClusterRuntime& runtime, SimTime hori
     window.start = spec.start;
   } else if (spec.warmup_jobs > 0) {
     // Opened by the runtime at the arrival of job number warmup_jobs; kTimeNever when fewer
-    // jobs arrived, which leaves the window empty.
-    window.start = runtime.measurement_window().start;
+    // jobs arrived, which leaves the window empty (shown as starting at its end).
+    window.start = std::min(runtime.measurement_window().start, window.end);
   }
-  window.start = std::min(window.start, window.end);  // a start past the end: an empty window
-  return window;
+  return window;  // a start past the end is an empty window (MetricsWindow::span)
 }
 
 nlohmann::ordered_json metrics_window_json(const MetricsWindow& window) {

@@ -4,6 +4,7 @@
 // completion (or to the end of the run while jobs are still pending or running), so that a
 // trace whose arrivals fill the last weeks of a long `until` is not averaged over idle months.
 // A scenario's `metrics_window` replaces either bound.
+#include <algorithm>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -19,7 +20,11 @@ struct MetricsWindow {
   std::string basis = "active span";  // "active span" or "configured"
   std::uint64_t warmup_jobs = 0;
 
-  double span_s() const { return time_to_seconds(end - start); }
+  // A start past the end (a configured bound beyond the active span's other bound) is an
+  // empty window: no span, no job, and its bounds kept as resolved for summary.json, so that a
+  // reader sees why it is empty.
+  SimTime span() const { return std::max<SimTime>(0, end - start); }
+  double span_s() const { return time_to_seconds(span()); }
   // Job figures count the jobs that arrive inside the window (both ends included), after the
   // warm-up jobs; `index` is the job's place in arrival order.
   bool holds_job(std::size_t index, SimTime arrival) const {

@@ -167,7 +167,7 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, std::vector<Reques
     m.repartitioning_gpu_hours +=
         time_to_seconds(usage.in_window.draining_ns + usage.in_window.reconfiguring_ns) / 3600.0;
   }
-  const double capacity = static_cast<double>(m.gpu_count) * static_cast<double>(window.end - window.start);
+  const double capacity = static_cast<double>(m.gpu_count) * static_cast<double>(window.span());
   if (capacity > 0) {
     m.utilization_mean = static_cast<double>(busy) / capacity;
     m.allocated_fraction_mean = static_cast<double>(allocated) / capacity;
@@ -200,7 +200,7 @@ RunMetrics compute_run_metrics(const ClusterRuntime& runtime, std::vector<Reques
         ++p.gpu_count;
       }
     }
-    const double pool_capacity = static_cast<double>(p.gpu_count) * static_cast<double>(window.end - window.start);
+    const double pool_capacity = static_cast<double>(p.gpu_count) * static_cast<double>(window.span());
     if (pool_capacity > 0) {
       p.utilization_mean = static_cast<double>(pool_busy) / pool_capacity;
       p.allocated_fraction_mean = static_cast<double>(pool_allocated) / pool_capacity;

@@ -64,11 +64,14 @@ class SemanticChecker {
                "duration " + quote(text) + " is too long: simulated time ends after about 292 years (2^63 ns)");
       }
     }
-    const Json::json_pointer interval("/output/timeseries_interval");
-    if (document_.contains(interval)) {
-      const std::optional<SimTime> value = parse_duration(document_.at(interval).get<std::string>());
+    // Durations that must be > 0: a sampling interval of 0 never advances; a fault mean of 0
+    // read as "no faults" (the runtime's switch), silently turning off what the user asked for.
+    for (const char* pointer : {"/output/timeseries_interval", "/faults/mtbf"}) {
+      const Json::json_pointer where(pointer);
+      if (!document_.contains(where)) continue;
+      const std::optional<SimTime> value = parse_duration(document_.at(where).get<std::string>());
       if (value && *value == 0)
-        report(interval.to_string(), "expected a duration > 0, found " + describe_value(document_.at(interval)));
+        report(where.to_string(), "expected a duration > 0, found " + describe_value(document_.at(where)));
     }
   }
 

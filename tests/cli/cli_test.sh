@@ -552,6 +552,8 @@ expect_bad_input "corun: an unknown GPU model is named" "" "--gpu" corun --polic
 expect_bad_input "compare: a bad sharing policy in --set is refused, as validate refuses it" "$tmp/compare-bogus" \
   "/cluster/node_pools/0/sharing/policy: unknown sharing policy \"bogus\"" \
   compare small.json --set cluster.node_pools.0.sharing.policy=bogus -o "$tmp/compare-bogus"
+expect_bad_input "run: a fault mean of 0 is refused, not read as no faults" "$tmp/zero-mtbf" \
+  '/faults/mtbf: expected a duration > 0, found "0s"' run -q small.json --set 'faults={"mtbf":"0s"}' -o "$tmp/zero-mtbf"
 # ---- check: a run against a baseline -----------------------------------------------------
 
 check "check: a run against itself passes" succeeds check "$tmp/small-1" --baseline "$tmp/small-2" --junit "$tmp/same.xml"

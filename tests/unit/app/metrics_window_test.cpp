@@ -93,6 +93,32 @@ TEST(MetricsWindow, MoreWarmupJobsThanJobsLeaveAnEmptyWindow) {
   EXPECT_DOUBLE_EQ(m.throughput_jobs_per_hour, 0);
 }
 
+// One bound configured past the active span's other bound: the window is empty, and
+// summary.json shows both bounds as resolved (the configured one and the active span's), not
+// a point somewhere between them, so that a reader sees why.
+TEST(MetricsWindow, AnEmptyWindowKeepsItsBoundsAndHasNoSpan) {
+  // A job arriving at 10 s against an end at 1 s; then the two jobs (done by 150 s) against a
+  // start at 300 s.
+  const auto run = run_text(cluster_scenario(1, 2, jobs_workload({{"a", 10, 100, R"({"gpus": 1})"}}),
+                                             R"("until": "400s", "metrics_window": {"end": "1s"}, )"));
+  const RunMetrics& m = run->metrics();
+  EXPECT_EQ(m.window.start, 10 * kSecond);  // the active span's start: the first arrival
+  EXPECT_EQ(m.window.end, 1 * kSecond);     // the configured end
+  EXPECT_EQ(m.submitted, 0u);
+  EXPECT_DOUBLE_EQ(m.gpu_hours_provisioned, 0);  // not negative
+  EXPECT_DOUBLE_EQ(m.cost, 0);
+  EXPECT_DOUBLE_EQ(m.utilization_mean, 0);
+  const nlohmann::ordered_json summary = run->summary();
+  EXPECT_EQ(summary["metrics_window"]["start_s"], 10.0);
+  EXPECT_EQ(summary["metrics_window"]["end_s"], 1.0);
+
+  const auto late = run_text(two_jobs(R"("metrics_window": {"start": "300s"}, )"));
+  EXPECT_EQ(late->metrics().window.start, 300 * kSecond);  // the configured start
+  EXPECT_EQ(late->metrics().window.end, 150 * kSecond);    // the active span's end
+  EXPECT_DOUBLE_EQ(late->metrics().gpu_hours_provisioned, 0);
+  EXPECT_EQ(late->metrics().submitted, 0u);
+}
+
 TEST(MetricsWindow, TheWindowChangesOnlyTheSummary) {
   const auto plain = run_text(two_jobs());
   const auto windowed = run_text(two_jobs(R"("metrics_window": {"start": "25s", "end": "125s"}, )"));
