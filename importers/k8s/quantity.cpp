@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <regex>
+#include <stdexcept>
 #include <string>
 
 namespace sharesim {
@@ -16,7 +17,11 @@ std::optional<std::int64_t> parse_quantity(const nlohmann::ordered_json& value, 
     std::smatch match;
     const std::string text = value.get<std::string>();
     if (!std::regex_match(text, match, kQuantity)) return std::nullopt;
-    amount = std::stod(match[1].str());
+    try {
+      amount = std::stod(match[1].str());
+    } catch (const std::out_of_range&) {  // hundreds of digits: past a double
+      return std::nullopt;
+    }
     const std::string suffix = match[2].str();
     // Binary suffixes are powers of 1024, decimal ones powers of 1000 (resource.Quantity).
     static const std::pair<const char*, double> kSuffixes[] = {
@@ -35,7 +40,9 @@ std::optional<std::int64_t> parse_quantity(const nlohmann::ordered_json& value, 
   }
   if (amount < 0 || !std::isfinite(amount)) return std::nullopt;
   // A small tolerance so that "0.1" CPUs is 100 millicores, not 101 after rounding error.
-  return static_cast<std::int64_t>(std::ceil(amount * scale - 1e-9));
+  const double scaled = std::ceil(amount * scale - 1e-9);
+  if (scaled >= 0x1p62) return std::nullopt;  // no count that large is meant; the cast would overflow
+  return static_cast<std::int64_t>(scaled);
 }
 
 }  // namespace sharesim

@@ -724,6 +724,10 @@ pod_yaml hami 'containers: [ { name: m, resources: { limits: { nvidia.com/gpumem
 expect_bad_input "import k8s: a request that cannot run is refused before writing, as validate refuses it" "" \
   '/workload/jobs/0/request/limits: expected one device resource' \
   import k8s --nodes "$k8s/two-nodes.json" --workload hami.yaml -o bad.json
+pod_yaml huge 'containers: [ { name: m, resources: { limits: { cpu: "100000000000000000000" } } } ]' >huge.yaml
+expect_bad_input "import k8s: a quantity past any count is refused, not overflowed" "" \
+  'huge.yaml: document 1, /spec/containers/0/resources/limits/cpu: expected a Kubernetes quantity' \
+  import k8s --nodes "$k8s/two-nodes.json" --workload huge.yaml -o bad.json
 check "import k8s: nothing written for the refused manifests" test ! -e bad.json
 pod_yaml init 'initContainers:' \
   '  - { name: log, restartPolicy: Always, resources: { limits: { nvidia.com/gpu: 1, cpu: "1" } } }' \
