@@ -34,6 +34,15 @@ std::uint64_t parse_seed(const std::string& text, const std::string& file, const
   return value;
 }
 
+// A seed listed twice would run one replicate twice (into one output folder, at once with -j)
+// and count it twice in the mean and its interval.
+void check_seeds_unique(const std::vector<std::uint64_t>& seeds, const std::string& file, const std::string& where) {
+  std::map<std::uint64_t, int> seen;
+  for (std::uint64_t seed : seeds) {
+    if (++seen[seed] == 2) throw InputError(file, where, "seed " + std::to_string(seed) + " is listed twice");
+  }
+}
+
 std::vector<std::uint64_t> spec_seeds(const Json& seeds, const std::string& file) {
   if (seeds.is_string()) return parse_seed_list(seeds.get<std::string>(), file, "/seeds");
   if (!seeds.is_array() || seeds.empty()) {
@@ -48,16 +57,8 @@ std::vector<std::uint64_t> spec_seeds(const Json& seeds, const std::string& file
     }
     list.push_back(seeds[i].get<std::uint64_t>());
   }
+  check_seeds_unique(list, file, "/seeds");
   return list;
-}
-
-// A seed listed twice would run one replicate twice (into one output folder, at once with -j)
-// and count it twice in the mean and its interval.
-void check_seeds_unique(const std::vector<std::uint64_t>& seeds, const std::string& file, const std::string& where) {
-  std::map<std::uint64_t, int> seen;
-  for (std::uint64_t seed : seeds) {
-    if (++seen[seed] == 2) throw InputError(file, where, "seed " + std::to_string(seed) + " is listed twice");
-  }
 }
 
 // Each scenario path varies in one place: a path in both grid and zip gave two columns of
@@ -222,8 +223,7 @@ ScenarioSweepSpec load_sweep_spec(const std::string& path) {
                      "expected a scenario file (relative to the spec's folder), found " + quote(scenario.string()) +
                          ", which " + (scenario.empty() ? scenario_problem : spec.scenario_path + " " + scenario_problem));
   }
-  spec.seeds = spec_seeds(document["seeds"], path);
-  check_seeds_unique(spec.seeds, path, "/seeds");
+  spec.seeds = spec_seeds(document["seeds"], path);  // a seed listed twice is refused there
   check_axis_paths(document, path);
   add_axes(document, "grid", false, spec.axes, path);
   add_axes(document, "zip", true, spec.axes, path);
