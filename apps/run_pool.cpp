@@ -144,8 +144,8 @@ unsigned parse_thread_count(const std::string& text) {
   return value;
 }
 
-std::string metric_path_problem(const std::string& run_dir, const std::string& path) {
-  const nlohmann::ordered_json summary = read_run_summary(run_dir);
+std::string metric_path_problem(const nlohmann::ordered_json& summary, const std::string& run_dir,
+                                const std::string& path) {
   const nlohmann::ordered_json* value = summary_value(summary, path);
   if (value != nullptr && (value->is_number() || value->is_null())) return "";
   return std::string(value == nullptr ? "no such field" : "not a number") + " in a run's summary.json (" + run_dir +

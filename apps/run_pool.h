@@ -53,10 +53,12 @@ std::string format_pool_progress(const PoolProgress& progress);
 const nlohmann::ordered_json* summary_value(const nlohmann::ordered_json& summary, const std::string& path);
 
 // Checked after a command's first run, before the others: "" when `path` names a number (or
-// null) in the finished run at `run_dir`, else the problem ("no such field in a run's
-// summary.json (DIR/summary.json); expected a dotted path ..."), for an InputError naming where
-// the user wrote the path (a sweep spec's /metrics/N, size's --target).
-std::string metric_path_problem(const std::string& run_dir, const std::string& path);
+// null) in `summary`, the finished run's at `run_dir` (read once by the caller for all its
+// paths), else the problem ("no such field in a run's summary.json (DIR/summary.json); expected
+// a dotted path ..."), for an InputError naming where the user wrote the path (a sweep spec's
+// /metrics/N, size's --target).
+std::string metric_path_problem(const nlohmann::ordered_json& summary, const std::string& run_dir,
+                                const std::string& path);
 
 // The thread count of -j: TEXT as an integer 1..1024, or the machine's hardware threads when
 // empty. InputError("-j", ...) otherwise.

@@ -46,8 +46,9 @@ class SizeEvaluator {
       // The first run alone, so that a --target naming no metric is said before the others run
       // (run_pool below finds it finished).
       run_pool({runs.front()}, catalog_, 1);
+      const nlohmann::ordered_json summary = read_run_summary(runs.front().dir);
       for (const SizeTarget& target : request_.targets) {
-        const std::string problem = metric_path_problem(runs.front().dir, target.metric);
+        const std::string problem = metric_path_problem(summary, runs.front().dir, target.metric);
         if (!problem.empty()) throw InputError("--target", target.text, problem);
       }
       targets_checked_ = true;

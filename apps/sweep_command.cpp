@@ -49,8 +49,9 @@ const char* environment(const char* name) {
 
 // Checks the metrics against a finished run's summary before the others run.
 void check_metrics(const ScenarioSweepSpec& spec, const std::string& run_dir) {
+  const nlohmann::ordered_json summary = read_run_summary(run_dir);
   for (std::size_t i = 0; i < spec.metrics.size(); ++i) {
-    const std::string problem = metric_path_problem(run_dir, spec.metrics[i]);
+    const std::string problem = metric_path_problem(summary, run_dir, spec.metrics[i]);
     if (!problem.empty()) throw InputError(spec.file, pointer_append("/metrics", i), problem);
   }
 }
