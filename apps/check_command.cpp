@@ -66,8 +66,8 @@ int run_check_command(const CheckCommand& command) {
     return 0;
   }
   const CheckReport report = check_run(command.run_dir, command.baseline_dir, options);
-  if (command.junit) write_report_file("--junit", *command.junit, format_report_junit(report));
-  if (command.markdown) write_report_file("--markdown", *command.markdown, format_report_markdown(report));
+  if (command.junit) write_file_making_dirs("--junit", *command.junit, format_report_junit(report));
+  if (command.markdown) write_file_making_dirs("--markdown", *command.markdown, format_report_markdown(report));
   std::cout << format_report_text(report);
   if (command.update) {
     std::cout << "check: wrote " << update_baseline(command.run_dir, command.baseline_dir) << "\n";

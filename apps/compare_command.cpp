@@ -69,12 +69,14 @@ int run_compare_command(const CompareCommand& command) {
   CompareRun compare(scenario, catalog, names);
   compare.run(!command.quiet && isatty(STDERR_FILENO));
   compare.write_outputs(output);
-  const std::string report = command.report ? write_html_report(output) : "";
-  if (!command.quiet) {
-    std::cout << compare.table(output);
-    if (!report.empty()) std::cout << "report      " << report << "\n";
+  if (!command.quiet) std::cout << compare.table(output);
+  // The table and the warnings first: a report that cannot be made (no gnuplot) must not hide them.
+  const int status = report_warnings(compare.warnings(), command.strict);
+  if (command.report) {
+    const std::string report = write_html_report(output);
+    if (!command.quiet) std::cout << "report      " << report << "\n";
   }
-  return report_warnings(compare.warnings(), command.strict);
+  return status;
 }
 
 }  // namespace sharesim

@@ -1,9 +1,11 @@
 #include "apps/corun.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <memory>
 #include <optional>
+#include <sstream>
 
 #include "apps/scenario_run.h"
 #include "policies/calibration/calibration_profile.h"
@@ -16,6 +18,7 @@
 #include "workloads/csv_reader.h"
 #include "workloads/measured_usage.h"
 #include "workloads/profiles/workload_profile.h"
+#include "workloads/workload_context.h"
 
 namespace sharesim {
 namespace {
@@ -27,6 +30,9 @@ struct CorunRow {
   std::string group;
   PhaseDemand demand;
   std::string resource;  // device resource to ask for; empty = the policy's first
+  // From `limits`: the device resource and its units, then per-device quantities (names and
+  // counts; interned per group, whose GPU has resource ids of its own). Empty = not given.
+  std::vector<std::pair<std::string, std::int64_t>> limits;
   std::string status = "ok";
   bool no_gpu_work = false;  // gpu_util_pct 0
   std::optional<double> speed;
@@ -45,6 +51,44 @@ double required_number(const CsvReader& csv, const char* column, double min, dou
   const std::optional<double> value = optional_number(csv, column, min, max);
   if (!value) csv.fail(column, "expected a number, found an empty field");
   return *value;
+}
+
+// A `limits` field: "NAME=COUNT" entries separated by spaces, as a pod's limits (docs/scenario.md
+// "Requests"), checked by the rules a scenario's request.limits follows.
+std::vector<std::pair<std::string, std::int64_t>> read_limits(const CsvReader& csv) {
+  nlohmann::json limits = nlohmann::json::object();
+  std::istringstream entries(csv.field("limits"));
+  for (std::string entry; entries >> entry;) {
+    const std::size_t equals = entry.find('=');
+    std::int64_t count = 0;
+    const char* end = entry.data() + entry.size();
+    if (equals == std::string::npos || equals == 0 ||
+        std::from_chars(entry.data() + equals + 1, end, count).ptr != end || equals + 1 == entry.size()) {
+      csv.fail("limits", "expected NAME=COUNT entries separated by spaces (e.g. \"nvidia.com/gpu=1 "
+                         "nvidia.com/gpumem=4096\"), found " + quote(entry));
+    }
+    const std::string name = entry.substr(0, equals);
+    if (limits.contains(name)) csv.fail("limits", "expected each resource once, found " + quote(name) + " twice");
+    limits[name] = count;
+  }
+  ShapeTable shapes;
+  std::vector<JobOrigin> origins;
+  ResourceNames names;
+  WorkloadContext context(shapes, origins, names, GpuCatalog::builtin(), registered_per_device_resources(),
+                          csv.path(), "", 1);
+  PodShape shape;
+  try {
+    shape = shapes.shapes[context.shape_from_request({{"limits", limits}}, "")];
+  } catch (const InputError& e) {
+    // The rule's words, with the entry it is about in place of its JSON pointer (/limits/NAME).
+    std::string entry = e.where().starts_with("/limits/") ? e.where().substr(8) : "";
+    for (std::size_t at; (at = entry.find("~1")) != std::string::npos;) entry.replace(at, 2, "/");
+    for (std::size_t at; (at = entry.find("~0")) != std::string::npos;) entry.replace(at, 2, "~");
+    csv.fail("limits", (entry.empty() ? "" : entry + ": ") + e.problem());
+  }
+  std::vector<std::pair<std::string, std::int64_t>> out{{names.name(shape.gpu_resource), shape.gpu_units}};
+  for (const ResourceQuantity& q : shape.gpu_per_device.view()) out.emplace_back(names.name(q.resource), q.quantity);
+  return out;
 }
 
 CorunRow read_row(const CsvReader& csv) {
@@ -72,19 +116,30 @@ CorunRow read_row(const CsvReader& csv) {
     row.no_gpu_work = true;
     measured.gpu_util_pct.reset();
   }
-  measured.mem_util_pct = required_number(csv, "mem_util_pct", 0, 100);
+  measured.mem_util_pct = optional_number(csv, "mem_util_pct", 0, 100);
   measured.sm_active = optional_number(csv, "sm_active", 0, 1);
   measured.dram_active = optional_number(csv, "dram_active", 0, 1);
   if (measured.sm_active && csv.has_column("sm") && !csv.field("sm").empty()) {
     csv.fail("sm_active", "expected either sm or sm_active (which sets it), found both");
   }
-  if (csv.has_column("bw") && !csv.field("bw").empty()) {
+  // The bandwidth comes from one of: bw itself, dram_active, mem_util_pct (the column every
+  // file has; its field may be empty when one of the other two is given).
+  const bool bw_given = csv.has_column("bw") && !csv.field("bw").empty();
+  if (bw_given && (measured.mem_util_pct || measured.dram_active)) {
     csv.fail("bw", "expected either bw or the measurements that set it (mem_util_pct, dram_active), found both");
+  }
+  if (!bw_given && !measured.mem_util_pct && !measured.dram_active) {
+    csv.fail("mem_util_pct", "expected a number (or, instead, a bw or dram_active value), found an empty field");
   }
   apply_measured_usage(measured, row.demand);
   if (row.no_gpu_work) row.demand.sm = row.demand.bw = 0.0;
   row.demand.mem_mib = csv.integer("mem_mib", 0);
   if (csv.has_column("resource")) row.resource = csv.field("resource");
+  if (csv.has_column("limits") && !csv.field("limits").empty()) {
+    if (!row.resource.empty()) csv.fail("limits", "expected either resource or limits (which names it), found both");
+    row.limits = read_limits(csv);
+    row.resource = row.limits.front().first;
+  }
   return row;
 }
 
@@ -97,6 +152,10 @@ nlohmann::json sharing_config(const CorunRequest& request) {
       throw InputError(kCommandLine, "--set", "expected KEY=VALUE (a sharing setting), found " + quote(set));
     }
     const std::string key = set.substr(0, equals), text = set.substr(equals + 1);
+    if (key == "policy") {
+      throw InputError(kCommandLine, "--set",
+                       "expected a setting of the policy, found " + quote(set) + "; the policy is --policy's");
+    }
     nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
     config[key] = value.is_discarded() ? nlohmann::json(text) : value;
   }
@@ -124,10 +183,23 @@ void run_group(std::vector<CorunRow*>& rows, GpuSharing& gpu, ResourceNames& nam
       }
       ask.resource = static_cast<ResourceId>(id);
     }
+    if (!row->limits.empty()) {
+      ask.units = ask.requested = row->limits.front().second;
+      for (std::size_t q = 1; q < row->limits.size(); ++q) {
+        ask.per_device.items[ask.per_device.count++] = {names.intern(row->limits[q].first), row->limits[q].second};
+      }
+    }
     // How many pods the policy advertises is a scheduling question; corun asks what happens
-    // once they are on the GPU, so units are never short here.
+    // once they are on the GPU, so units are never short here, unless they are an amount of
+    // the GPU itself (cGPU's GiB of memory): then they are what the GPU has left.
+    std::int64_t free_units = static_cast<std::int64_t>(rows.size()) * ask.units;
+    if (gpu.traits().unit_spread == UnitSpread::AllOnOneDevice) {
+      free_units = 0;
+      for (const ResourceQuantity& q : offered) free_units += q.resource == ask.resource ? q.quantity : 0;
+      for (const Resident& r : residents) free_units -= r.ask.resource == ask.resource ? r.ask.units : 0;
+    }
     std::string reason;
-    if (!gpu.admit(ask, static_cast<std::int64_t>(rows.size()), residents, &reason)) {
+    if (!gpu.admit(ask, free_units, residents, &reason)) {
       row->status = "not admitted: " + reason;
       continue;
     }
@@ -136,6 +208,13 @@ void run_group(std::vector<CorunRow*>& rows, GpuSharing& gpu, ResourceNames& nam
     resident.demand = row->demand;
     resident.ask = ask;
     resident.slots = gpu.choose_slots(ask, residents);
+    // A GPU in parts (MIG instances) gives each pod a part it asked for; with every one taken
+    // (each as many times as its replicas allow), the device plugin has none left to offer.
+    if (resident.slots == 0 && gpu.choose_slots(ask, {}) != 0) {
+      row->status = "not admitted: every part of the GPU offering " + names.name(ask.resource) + " is taken (" +
+                    std::to_string(residents.size()) + " pods on it)";
+      continue;
+    }
     residents.push_back(resident);
     placed.push_back(row);
     casualties.clear();
@@ -170,6 +249,13 @@ CorunResult predict_coruns(const CorunRequest& request, const GpuCatalog& catalo
   const SharingFactory factory = make_sharing_factory(kCommandLine, calibration, builtin_measured_profiles());
 
   CsvReader csv(request.input, {"group", "job", "gpu_util_pct", "mem_util_pct", "mem_mib"});
+  csv.reject_misspelt_columns({"profile", "sm_active", "dram_active", "sm", "bw", "resource", "limits"});
+  for (const char* output : {"duty", "speed", "slowdown", "status"}) {
+    if (csv.has_column(output)) {
+      throw InputError(request.input, "line 1",
+                       "expected no column \"" + std::string(output) + "\" in the input (corun writes it), found one");
+    }
+  }
   std::vector<CorunRow> rows;
   while (csv.next_row()) rows.push_back(read_row(csv));
   if (rows.empty()) throw InputError(request.input, "", "expected at least one row after the header, found none");
@@ -183,23 +269,46 @@ CorunResult predict_coruns(const CorunRequest& request, const GpuCatalog& catalo
   }
   for (const std::string& name : order) {
     ResourceNames names;
-    const std::unique_ptr<GpuSharing> gpu = factory(pool, *model, names);
+    std::unique_ptr<GpuSharing> gpu;
+    try {
+      gpu = factory(pool, *model, names);
+    } catch (const InputError& e) {
+      // The policy names the setting by its place in a scenario (/sharing/KEY); here it is --set.
+      if (!e.where().starts_with("/sharing/")) throw;
+      const std::string key = e.where().substr(9);
+      throw InputError(kCommandLine, "--set " + key, e.problem() + " (give it as --set " + key + "=VALUE)");
+    }
     run_group(groups[name], *gpu, names);
   }
 
   CorunResult result;
   result.groups = order.size();
   result.rows = rows.size();
+  // The demand used goes into the input's own sm and bw columns when it has them (a value
+  // given is the value used), else into columns added after the input's.
+  const bool sm_column = csv.has_column("sm"), bw_column = csv.has_column("bw");
   CsvRow header(result.csv);
   for (const std::string& column : csv.columns()) header.text(column);
-  for (const char* column : {"duty", "sm", "bw", "speed", "slowdown", "status"}) header.text(column);
+  header.text("duty");
+  if (!sm_column) header.text("sm");
+  if (!bw_column) header.text("bw");
+  for (const char* column : {"speed", "slowdown", "status"}) header.text(column);
   header.end();
   for (const CorunRow& row : rows) {
     CsvRow out(result.csv);
-    for (const std::string& field : row.fields) out.text(field);
-    out.text(format_fixed(row.no_gpu_work ? 0.0 : row.demand.duty, 4))
-        .text(format_fixed(row.demand.sm, 4))
-        .text(format_fixed(row.demand.bw, 4));
+    for (std::size_t c = 0; c < row.fields.size(); ++c) {
+      const std::string& column = csv.columns()[c];
+      if (column == "sm") {
+        out.text(format_fixed(row.demand.sm, 4));
+      } else if (column == "bw") {
+        out.text(format_fixed(row.demand.bw, 4));
+      } else {
+        out.text(row.fields[c]);
+      }
+    }
+    out.text(format_fixed(row.no_gpu_work ? 0.0 : row.demand.duty, 4));
+    if (!sm_column) out.text(format_fixed(row.demand.sm, 4));
+    if (!bw_column) out.text(format_fixed(row.demand.bw, 4));
     const bool runs = row.speed.has_value() && *row.speed > 0;
     out.text(row.speed ? format_fixed(*row.speed, 6) : "").text(runs ? format_fixed(1.0 / *row.speed, 6) : "");
     out.text(row.status).end();

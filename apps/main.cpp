@@ -98,10 +98,14 @@ int command_run(const ScenarioArgs& args, std::string output_dir, const RunFlags
   }
   bar.finish();
   run.write_outputs(output_dir, threads);
-  const std::string report = flags.report ? write_html_report(output_dir) : "";
   if (!quiet) std::cout << format_summary_table(run, output_dir);
-  if (!quiet && !report.empty()) std::cout << "report      " << report << "\n";
-  return report_warnings(run_warnings(run, "the run"), flags.strict);
+  // The table and the warnings first: a report that cannot be made (no gnuplot) must not hide them.
+  const int status = report_warnings(run_warnings(run, "the run"), flags.strict);
+  if (flags.report) {
+    const std::string report = write_html_report(output_dir);
+    if (!quiet) std::cout << "report      " << report << "\n";
+  }
+  return status;
 }
 
 int command_validate(const ScenarioArgs& args) {
@@ -130,6 +134,21 @@ int command_describe_nodes(const ScenarioArgs& args, bool json) {
   return 0;
 }
 
+// The workload entry whose jobs are named "<name>-...": a generator (unnamed: g<index>), a job
+// list entry, else the trace.
+std::string workload_entry_pointer(const nlohmann::json& workload, const std::string& name) {
+  for (const char* list : {"generators", "jobs"}) {
+    const auto entries = workload.find(list);
+    if (entries == workload.end()) continue;
+    for (std::size_t i = 0; i < entries->size(); ++i) {
+      const std::string unnamed = std::string(list) == "generators" ? "g" + std::to_string(i) : "";
+      const std::string entry_name = (*entries)[i].value("name", unnamed);
+      if (entry_name == name) return "/workload/" + std::string(list) + "/" + std::to_string(i);
+    }
+  }
+  return "/workload/trace";
+}
+
 int command_generate(const ScenarioArgs& args, const std::string& output) {
   GpuCatalog storage;
   const GpuCatalog& catalog = catalog_for(args, storage);
@@ -156,10 +175,22 @@ int command_generate(const ScenarioArgs& args, const std::string& output) {
                            "training and batch jobs only");
     }
   }
+  // A replay of the trace must run what the scenario runs (docs/traces.md): a job a native row
+  // cannot describe is refused, at the entry that made it.
+  const int default_gpu = workload.resource_names().find(kNvidiaGpu);
+  const auto refuse_what_a_row_loses = [&](const JobSpec& job, const PodShape& shape, const JobOrigin& origin) {
+    const std::string lost = native_row_problem(job, shape, origin, static_cast<ResourceId>(default_gpu));
+    if (lost.empty()) return;
+    throw InputError(scenario.file, workload_entry_pointer(scenario.workload, origin.name),
+                     "expected jobs a native trace row can describe, found " + quote(origin.name) + " with " + lost +
+                         "; a replay would run it differently, so generate writes no trace of it");
+  };
   std::size_t written = 0;
-  // A trace source with a bad row fails half-way through: no partial file is left behind.
-  write_file_atomically(output, [&](std::ostream& out) {
-    written = write_native_trace(out, workload.sources(), workload.shapes(), workload.origins());
+  // A trace source with a bad row fails half-way through: no partial file is left behind. A
+  // missing directory is made, as run makes its output directory.
+  write_file_making_dirs("-o", output, [&](std::ostream& out) {
+    written = write_native_trace(out, workload.sources(), workload.shapes(), workload.origins(),
+                                 refuse_what_a_row_loses);
   });
   std::cerr << "wrote " << written << " jobs to " << output << "\n";
   return 0;
@@ -201,7 +232,8 @@ int main(int argc, char** argv) {
   CLI::App* generate = app.add_subcommand("generate", "Write the jobs a scenario's workload submits as a native trace");
   add_scenario_args(generate, args);
   std::string trace_output;
-  generate->add_option("-o,--output", trace_output, "Trace file to write (CSV)")->required();
+  generate->add_option("-o,--output", trace_output, "Trace file to write (CSV); a missing directory is made")
+      ->required();
   generate->add_option("--seed", args.seed, "Seed (overrides the scenario's)");
 
   const auto place = add_place_commands(app);       // place, place-sweep (apps/place_command.h)

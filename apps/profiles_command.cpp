@@ -60,20 +60,22 @@ int run_mig_check(const ProfilesCommand& c) {
 }
 
 int run_validate(const ProfilesCommand& c) {
+  // Every section is made before any is printed: bad data in a later one prints nothing at all.
+  std::string out;
   if (!c.gavel_dir.empty()) {
-    std::cout << "## Concurrent sharing: Gavel pairs\n\n" << gavel_validation_report(c.gavel_dir, c.quick);
+    out += "## Concurrent sharing: Gavel pairs\n\n" + gavel_validation_report(c.gavel_dir, c.quick);
   }
   if (!c.calibration_files.empty()) {
-    std::cout << "\n## Concurrent sharing: calibration co-runs\n\n"
-              << calibration_validation_report(c.calibration_files);
+    out += "\n## Concurrent sharing: calibration co-runs\n\n" + calibration_validation_report(c.calibration_files);
   }
   if (!c.duty_files.empty()) {
-    std::cout << "\n## Time-divided and concurrent sharing: duty cycles measured\n\n"
-              << duty_cycle_validation_report(c.duty_files);
+    out += "\n## Time-divided and concurrent sharing: duty cycles measured\n\n" +
+           duty_cycle_validation_report(c.duty_files);
   }
   if (!c.miso_dir.empty()) {
-    std::cout << "\n## MIG slice speeds: MISO\n\n" << mig_speed_check_markdown(check_mig_speeds(c.miso_dir));
+    out += "\n## MIG slice speeds: MISO\n\n" + mig_speed_check_markdown(check_mig_speeds(c.miso_dir));
   }
+  std::cout << out;
   return 0;
 }
 
@@ -127,6 +129,16 @@ std::shared_ptr<ProfilesCommand> add_profiles_command(CLI::App& app) {
   c->validate->add_option("--calibration", c->calibration_files, "Raw calibration files with co-runs");
   c->validate->add_option("--duty", c->duty_files, "Raw calibration files with the duty-cycle probe");
   c->validate->add_flag("--quick", c->quick, "Gavel: only the in-sample and cross-GPU rows (seconds)");
+  // Each data option adds its section; with none there is nothing to validate, which is a usage
+  // error rather than an empty report (a ParseError: one line, exit 2, "(see --help)").
+  c->validate->callback([self = c.get()] {
+    if (self->gavel_dir.empty() && self->miso_dir.empty() && self->calibration_files.empty() &&
+        self->duty_files.empty()) {
+      throw CLI::ValidationError("profiles validate",
+                                 "expected at least one of --gavel DIR, --miso DIR, --calibration FILE..., "
+                                 "--duty FILE..., found none");
+    }
+  });
   return c;
 }
 

@@ -46,7 +46,11 @@ std::string who_meets(const std::vector<VerdictCandidate>& candidates,
 std::vector<std::string> run_warnings(const ScenarioRun& run, const std::string& label) {
   const RunMetrics& m = run.metrics();
   std::vector<std::string> warnings;
-  if (m.submitted == 0) return warnings;
+  if (m.submitted == 0) {
+    // Every figure is then empty or zero: say why there is nothing to read.
+    warnings.push_back(label + " submitted no job: the workload made none before the run's end");
+    return warnings;
+  }
   if (m.never_started == m.submitted) {
     warnings.push_back(label + " placed no job: " + count_of(static_cast<long long>(m.submitted), "job", "jobs") +
                        " never started, e.g. " + first_pending_reason(run));

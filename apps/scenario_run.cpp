@@ -18,8 +18,6 @@
 
 namespace sharesim {
 
-std::string_view sharesim_version() { return SHARESIM_VERSION; }
-
 MeasuredProfiles builtin_measured_profiles() {
   return MeasuredProfiles{builtin_measured_mig_speed, builtin_measured_interference, builtin_measured_pair_speed};
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/build_info.h"  // sharesim_version(), for summary.json
 #include "policies/calibration/calibration_profile.h"
 #include "policies/measured_profiles.h"
 #include "sim/cluster/cluster.h"
@@ -24,8 +25,6 @@
 #include "workloads/workload_context.h"
 
 namespace sharesim {
-
-std::string_view sharesim_version();
 
 // The measured tables of the built-in workload profiles (MIG slice speeds, fitted interference,
 // measured pair speeds) that the sharing policies use where a profile has them.

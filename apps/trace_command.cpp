@@ -130,7 +130,7 @@ int run_trace_command(TraceCommand& c) {
     TraceFile trace(trace_spec(c), catalog, registered_per_device_resources());
     std::size_t written = 0;
     // A bad row half-way leaves no partial file.
-    write_file_atomically(c.output, [&](std::ostream& out) { written = write_converted_trace(out, trace); });
+    write_file_making_dirs("-o", c.output, [&](std::ostream& out) { written = write_converted_trace(out, trace); });
     print_bench(c, written, start);
     std::cerr << "wrote " << written << " jobs to " << c.output << "\n";
     return 0;
@@ -153,8 +153,7 @@ int run_trace_command(TraceCommand& c) {
   if (c.output.empty()) {
     std::cout << text;
   } else {
-    std::ofstream out(c.output, std::ios::binary | std::ios::trunc);
-    if (!out || !(out << text)) throw InputError(c.output, "", "cannot write the node pools file");
+    write_file_making_dirs("-o", c.output, text);
   }
   return 0;
 }

@@ -21,6 +21,7 @@
 #include <iostream>
 #include <optional>
 
+#include "apps/build_info.h"
 #include "kernels/cuda/gpu_api.h"
 #include "kernels/host/calib_error.h"
 #include "kernels/host/file_write.h"
@@ -85,9 +86,9 @@ int command_compare(CompareArgs& args) {
     args.options.tolerances.push_back(sharesim::parse_tolerance_rule(rule, "--tol"));
   }
   const sharesim::CheckReport report = compare_profiles(args.fresh, args.reference, args.options);
-  if (args.junit) sharesim::write_report_file("--junit", *args.junit, sharesim::format_report_junit(report));
+  if (args.junit) sharesim::write_file_making_dirs("--junit", *args.junit, sharesim::format_report_junit(report));
   if (args.markdown) {
-    sharesim::write_report_file("--markdown", *args.markdown, sharesim::format_report_markdown(report));
+    sharesim::write_file_making_dirs("--markdown", *args.markdown, sharesim::format_report_markdown(report));
   }
   std::cout << sharesim::format_report_text(report);
   return report.failures() > 0 ? 1 : 0;
@@ -121,6 +122,7 @@ std::vector<int> parse_sm_list(const std::string& text) {
 
 int main(int argc, char** argv) {
   CLI::App app{"sharesim-calibrate: measure a GPU's sharing behaviour and fit a calibration profile"};
+  app.set_version_flag("--version", sharesim::sharesim_version_line("sharesim-calibrate"));
   app.require_subcommand(1);
 
   RunOptions run;

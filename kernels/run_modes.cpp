@@ -24,6 +24,7 @@
 #include <sstream>
 #include <thread>
 
+#include "apps/build_info.h"
 #include "kernels/host/calib_error.h"
 #include "kernels/host/file_write.h"
 #include "kernels/host/json_read.h"
@@ -675,7 +676,7 @@ int run_measurements(const std::string& mode, const RunOptions& o, const gpu::De
   raw["format"] = kRawFormat;
   raw["gpu"] = gpu_id;
   raw["date"] = utc_now();
-  raw["tool"] = "sharesim-calibrate 0.1.0";
+  raw["tool"] = sharesim_version_line("sharesim-calibrate");  // which build measured it
   raw["device"] = {{"name", device.name},
                    {"driver", driver_version(device)},
                    {"runtime", device.runtime},

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <iterator>
+#include <ostream>
 
 #include "sim/input/error_text.h"
 #include "sim/input/input_error.h"
@@ -183,17 +185,6 @@ std::string format_report_junit(const CheckReport& report) {
   }
   out += "  </testsuite>\n</testsuites>\n";
   return out;
-}
-
-void write_report_file(const std::string& option, const std::string& path, const std::string& content) {
-  if (path.empty()) throw InputError(option, "", "expected a file path, found an empty one");
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(parent, ec);
-    if (ec) throw InputError(path, "", "cannot create its directory " + parent.string() + ": " + ec.message());
-  }
-  write_file_atomically(path, content);
 }
 
 }  // namespace sharesim

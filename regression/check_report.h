@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/metrics/output_set.h"
+
 namespace sharesim {
 
 struct MetricRow {
@@ -54,10 +56,5 @@ std::string format_report_markdown(const CheckReport& report);
 // <failure> per failed row.
 std::string format_report_junit(const CheckReport& report);
 
-// Writes a report file (`option` is "--junit" or "--markdown", for errors) at `path`, creating
-// its directory as pytest's --junitxml does, under a temporary name renamed into place. An
-// empty path or a directory is an InputError. Shared by `sharesim check` and
-// `sharesim-calibrate compare`.
-void write_report_file(const std::string& option, const std::string& path, const std::string& content);
 
 }  // namespace sharesim

@@ -131,8 +131,12 @@ class NotebookBehaviour final : public JobBehaviour {
 
   BehaviourStep timer(SimTime now) override {
     if (now >= session_end_) {
+      // The session is wall time: a cell still running when it ends is cut off, and lost as a
+      // killed pod's requests are (docs/outputs.md, metrics.services `dropped`).
       BehaviourStep step;
       step.done = true;
+      step.dropped = active_ ? 1 : 0;
+      active_ = false;
       return step;
     }
     return begin_cell(now);

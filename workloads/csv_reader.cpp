@@ -30,6 +30,7 @@ CsvReader::CsvReader(const std::string& path, const std::vector<std::string>& re
   strip_byte_order_mark(line_);
   split(line_);
   header_ = fields_;
+  reject_repeated_columns();
   for (const std::string& column : required) {
     if (column_index(column) < 0) {
       std::string found;
@@ -51,6 +52,8 @@ CsvReader::CsvReader(const std::string& path, const std::vector<std::string>& re
   if (column_index(required.front()) < 0) {
     header_ = columns;  // no header line: the first line is a row
     pending_ = true;
+  } else {
+    reject_repeated_columns();
   }
   for (const std::string& column : required) {
     if (column_index(column) < 0) {
@@ -72,6 +75,20 @@ void CsvReader::reject_misspelt_columns(const std::vector<std::string>& optional
     if (const std::optional<std::string> near = closest_match(column, unknown); near) {
       throw InputError(path_, "line 1",
                        "expected a column \"" + column + "\" (or none), found \"" + *near + "\" in the header");
+    }
+  }
+}
+
+void CsvReader::reject_repeated_columns() const {
+  // A field is read by its column's name: of two columns with one name, the second would be
+  // ignored without a word.
+  for (std::size_t i = 0; i < header_.size(); ++i) {
+    for (std::size_t j = i + 1; j < header_.size(); ++j) {
+      if (header_[i] == header_[j]) {
+        throw InputError(path_, "line 1",
+                         "expected each column once in the header, found \"" + header_[i] + "\" as columns " +
+                             std::to_string(i + 1) + " and " + std::to_string(j + 1));
+      }
     }
   }
 }
@@ -101,6 +118,11 @@ void CsvReader::split(const std::string& line) {
     }
   }
   fields_.push_back(std::move(field));
+  if (quoted) {
+    // A field may not span lines here (no sharesim input needs one).
+    throw InputError(path_, "line " + std::to_string(line_number_),
+                     "expected a closing quote (\") before the end of the line, found none");
+  }
 }
 
 bool CsvReader::next_row() {

@@ -47,7 +47,8 @@ class CsvReader {
 
  private:
   int column_index(std::string_view column) const;
-  void split(const std::string& line);
+  void reject_repeated_columns() const;  // throws InputError at line 1
+  void split(const std::string& line);  // throws InputError at line_number_ on an unclosed quote
 
   std::string path_;
   std::ifstream file_;

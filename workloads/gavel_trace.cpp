@@ -55,7 +55,10 @@ GavelThroughputs read_gavel_throughputs(const std::string& path, const std::stri
 }
 
 GavelTraceReader::GavelTraceReader(const std::string& path, GavelThroughputs throughputs, std::string worker_type)
-    : path_(path), file_(path), throughputs_(std::move(throughputs)), worker_type_(std::move(worker_type)) {
+    : path_(path),
+      file_((require_regular_file(path), path)),  // a directory or a FIFO is no trace (docs/reliability.md)
+      throughputs_(std::move(throughputs)),
+      worker_type_(std::move(worker_type)) {
   if (!file_) throw InputError(path, "", std::string("cannot read file: ") + std::strerror(errno));
 }
 
@@ -68,6 +71,8 @@ bool GavelTraceReader::next(TraceRecord& out) {
   while (std::getline(file_, line)) {
     ++line_number_;
     if (!line.empty() && line.back() == '\r') line.pop_back();
+    // A byte order mark (an editor's UTF-8) is not part of the first job type's name.
+    if (line_number_ == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
     if (line.empty()) continue;
     std::vector<std::string> fields;
     std::size_t start = 0;

@@ -101,8 +101,26 @@ CsvRow& native_trace_fields(CsvRow& row, const JobSpec& job, const PodShape& sha
       .integer(job.priority);
 }
 
+std::string native_row_problem(const JobSpec& job, const PodShape& shape, const JobOrigin& origin,
+                               ResourceId default_gpu) {
+  std::vector<std::string> lost;
+  if (shape.gpu_per_device.count > 0) lost.emplace_back("per-GPU quantities in its limits");
+  if (shape.gpu_units > 0 && shape.gpu_resource != default_gpu) lost.emplace_back("a device resource of its own");
+  if (!shape.node_selector.empty()) lost.emplace_back("a node selector");
+  if (!shape.tolerations.empty()) lost.emplace_back("tolerations");
+  if (!(shape.demand == PhaseDemand{})) lost.emplace_back("a demand (or workload profile)");
+  if (!job.preempts) lost.emplace_back("a priority class that never preempts");
+  if (origin.restart.on_failure || origin.restart.checkpoint_interval > 0) lost.emplace_back("a restart policy");
+  std::string problem;
+  for (std::size_t i = 0; i < lost.size(); ++i) {
+    problem += (i == 0 ? "" : i + 1 == lost.size() ? " and " : ", ") + lost[i];
+  }
+  return problem;
+}
+
 std::size_t write_native_trace(std::ostream& out, std::vector<std::unique_ptr<JobSource>>& sources,
-                               const ShapeTable& shapes, const std::vector<JobOrigin>& origins) {
+                               const ShapeTable& shapes, const std::vector<JobOrigin>& origins,
+                               const NativeRowCheck& check) {
   std::string text = native_trace_header() + "\n";
   std::vector<JobSpec> heads(sources.size());
   std::vector<bool> live(sources.size());
@@ -112,6 +130,7 @@ std::size_t write_native_trace(std::ostream& out, std::vector<std::unique_ptr<Jo
     const std::size_t best = earliest_source(heads, live);
     if (best == sources.size()) break;
     const JobSpec& job = heads[best];
+    if (check) check(job, shapes.shapes[job.shape], origins[job.origin]);
     CsvRow row(text);
     native_trace_fields(row, job, shapes.shapes[job.shape], origins[job.origin]).end();
     ++written;

@@ -3,6 +3,7 @@
 //   origin,sequence,kind,submit_s,duration_s,pods,gpus_per_pod,cpu_milli,memory_mib,gpu_product,priority
 // Rows are in non-decreasing submit_s order. `sharesim generate` writes it from a scenario's
 // workload; `"workload": {"trace": {"format": "native", "path": ...}}` replays it.
+#include <functional>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -40,9 +41,19 @@ std::string native_trace_header();
 // own (trace convert adds gpu_milli) before calling end().
 CsvRow& native_trace_fields(CsvRow& row, const JobSpec& job, const PodShape& shape, const JobOrigin& origin);
 
+// What of a job a native row cannot hold, so that a replay would run it differently: per-GPU
+// quantities, a device resource other than nvidia.com/gpu, a node selector, tolerations, a demand
+// other than the model's default (or a workload profile), a priority class that never preempts,
+// a restart policy. "" when the row holds all of it. `default_gpu` is nvidia.com/gpu's id.
+std::string native_row_problem(const JobSpec& job, const PodShape& shape, const JobOrigin& origin,
+                               ResourceId default_gpu);
+
 // Drains `sources` (merged by arrival; ties by source order) into native-trace rows.
-// Returns the number of jobs written.
+// Returns the number of jobs written. `check`, when given, sees each job before it is written
+// (and may throw).
+using NativeRowCheck = std::function<void(const JobSpec&, const PodShape&, const JobOrigin&)>;
 std::size_t write_native_trace(std::ostream& out, std::vector<std::unique_ptr<JobSource>>& sources,
-                               const ShapeTable& shapes, const std::vector<JobOrigin>& origins);
+                               const ShapeTable& shapes, const std::vector<JobOrigin>& origins,
+                               const NativeRowCheck& check = {});
 
 }  // namespace sharesim

@@ -18,7 +18,15 @@ OpenbModelTable openb_model_table(const nlohmann::json& overrides) {
 }
 
 OpenbTraceReader::OpenbTraceReader(const std::string& path, OpenbModelTable models, std::optional<SimTime> end)
-    : pods_(path), models_(std::move(models)), end_(end) {}
+    : pods_(path), models_(std::move(models)), end_(end) {
+  // The placement experiment reads lists without times (sharesim place); a replay in time needs
+  // each pod's creation (docs/traces.md).
+  if (!pods_.has_times()) {
+    throw InputError(path, "line 1",
+                     "expected a column \"creation_time\" in the header, found none; a pod list without times "
+                     "(openb_pod_list_multigpu*.csv) cannot be replayed in time (sharesim place takes it)");
+  }
+}
 
 OpenbTraceReader::~OpenbTraceReader() = default;
 
@@ -85,9 +93,16 @@ nlohmann::ordered_json openb_node_pools(const std::string& path, const OpenbMode
   };
   std::vector<Pool> pools;
   std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::string>, std::size_t> index;
+  std::map<std::string, std::size_t> names;  // pools by name: names round cores and GiB down
+  std::map<std::string, std::size_t> line_of_node;
   std::size_t rows = 0;
   while (reader.next(row)) {
     ++rows;
+    if (const auto [seen, inserted] = line_of_node.try_emplace(row.name, row.line); !inserted) {
+      throw InputError(path, "line " + std::to_string(row.line) + ", column sn",
+                       "expected each node once, found " + quote(row.name) + " again (also line " +
+                           std::to_string(seen->second) + ")");
+    }
     if (row.gpus == 0 && !with_cpu_nodes) continue;
     std::string id;
     if (row.gpus > 0) {
@@ -104,6 +119,9 @@ nlohmann::ordered_json openb_node_pools(const std::string& path, const OpenbMode
       std::string name = (row.gpus > 0 ? row.model : std::string("cpu")) + "-" + std::to_string(row.gpus) + "g-" +
                          std::to_string(row.cpu_milli / 1000) + "c-" + std::to_string(row.memory_mib / 1024) + "gi";
       std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+      // Two shapes whose cores or memory differ by less than the rounding share a name: the
+      // later one gets "-2", "-3", ... (a scenario's pool names are unique).
+      if (const std::size_t same = ++names[name]; same > 1) name += "-" + std::to_string(same);
       Pool pool;
       pool.spec["name"] = name;
       pool.spec["nodes"] = 0;
@@ -117,6 +135,10 @@ nlohmann::ordered_json openb_node_pools(const std::string& path, const OpenbMode
     ++pools[it->second].nodes;
   }
   if (rows == 0) throw InputError(path, "line 2", "expected at least one node, found none");
+  if (pools.empty()) {
+    throw InputError(path, "", "expected at least one node with GPUs, found " + std::to_string(rows) +
+                                   " CPU-only nodes (--with-cpu-nodes makes pools of them too)");
+  }
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (Pool& pool : pools) {
     pool.spec["nodes"] = pool.nodes;

@@ -23,6 +23,7 @@ class StandaloneWorkload {
   std::vector<std::unique_ptr<JobSource>>& sources() { return sources_; }
   const ShapeTable& shapes() const { return shapes_; }
   const std::vector<JobOrigin>& origins() const { return origins_; }
+  const ResourceNames& resource_names() const { return names_; }
 
   // Pulls every job from every source (throwing InputError at the first bad one) and
   // returns how many there were. The sources are exhausted afterwards.

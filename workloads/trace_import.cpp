@@ -159,10 +159,13 @@ std::optional<std::int64_t> parse_calendar_seconds(std::string_view text) {
   };
   const auto y = number(0, 4), m = number(5, 2), d = number(8, 2), hh = number(11, 2), mm = number(14, 2),
              ss = number(17, 2);
-  if (!y || !m || !d || !hh || !mm || !ss || *m < 1 || *m > 12 || *d < 1 || *d > 31 || *hh > 23 || *mm > 59 ||
-      *ss > 60) {
+  if (!y || !m || !d || !hh || !mm || !ss || *m < 1 || *m > 12 || *d < 1 || *hh > 23 || *mm > 59 || *ss > 60) {
     return std::nullopt;
   }
+  // No 31 April or 30 February: the day must exist in its month (Gregorian leap years).
+  const bool leap = (*y % 4 == 0 && *y % 100 != 0) || *y % 400 == 0;
+  constexpr int kDaysIn[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (*d > kDaysIn[*m - 1] + (*m == 2 && leap ? 1 : 0)) return std::nullopt;
   // Days from the civil date (proleptic Gregorian), H. Hinnant's days_from_civil algorithm
   // (http://howardhinnant.github.io/date_algorithms.html).
   const int year = *y - (*m <= 2 ? 1 : 0);

@@ -74,7 +74,10 @@ TraceStats compute_trace_stats(TraceFile& trace, std::size_t bins) {
   stats.first_arrival = arrivals.front();
   stats.last_arrival = arrivals.back();
   const SimTime span = stats.last_arrival - stats.first_arrival;
-  stats.bin_width = std::max<SimTime>(1, (span + static_cast<SimTime>(bins) - 1) / static_cast<SimTime>(bins));
+  if (span == 0) return stats;  // all at one instant: no rate over time, and no bins
+  // Bins of whole nanoseconds covering the span; fewer of them when the span has fewer.
+  bins = static_cast<std::size_t>(std::min<SimTime>(static_cast<SimTime>(bins), span));
+  stats.bin_width = (span + static_cast<SimTime>(bins) - 1) / static_cast<SimTime>(bins);
   stats.arrivals_per_bin.assign(bins, 0);
   for (SimTime t : arrivals) {
     const auto bin = static_cast<std::size_t>((t - stats.first_arrival) / stats.bin_width);
@@ -92,9 +95,19 @@ std::string format_trace_stats(const TraceStats& stats, const std::string& title
                 static_cast<unsigned long long>(stats.fractional_pods));
   out += line;
   if (stats.jobs == 0) return out;
-  std::snprintf(line, sizeof line, "arrivals    first %.0f s   last %.0f s   span %.2f d   mean %.4f jobs/s\n",
-                time_to_seconds(stats.first_arrival), time_to_seconds(stats.last_arrival), span_s / 86400,
-                span_s > 0 ? static_cast<double>(stats.jobs) / span_s : 0.0);
+  // Times as exact seconds (format_seconds): "first 0 s last 5 s", not rounded to whole seconds.
+  const auto seconds = [](SimTime t) {
+    std::string text;
+    append_seconds(text, t);
+    return text;
+  };
+  if (span_s > 0) {
+    std::snprintf(line, sizeof line, "arrivals    first %s s   last %s s   span %.2f d   mean %.4f jobs/s\n",
+                  seconds(stats.first_arrival).c_str(), seconds(stats.last_arrival).c_str(), span_s / 86400,
+                  static_cast<double>(stats.jobs) / span_s);
+  } else {
+    std::snprintf(line, sizeof line, "arrivals    all at %s s (no span, so no rate)\n", seconds(stats.first_arrival).c_str());
+  }
   out += line;
   out += "GPU demand  (GPUs per job: jobs, share)\n";
   for (const auto& [gpus, count] : stats.jobs_by_gpus) {
@@ -102,12 +115,14 @@ std::string format_trace_stats(const TraceStats& stats, const std::string& title
                   100.0 * static_cast<double>(count) / static_cast<double>(stats.jobs));
     out += line;
   }
-  std::snprintf(line, sizeof line, "arrival rate over time (%zu bins of %.0f s: jobs, jobs/h)\n",
-                stats.arrivals_per_bin.size(), time_to_seconds(stats.bin_width));
-  out += line;
+  if (!stats.arrivals_per_bin.empty()) {
+    std::snprintf(line, sizeof line, "arrival rate over time (%zu bins of %s s: jobs, jobs/h)\n",
+                  stats.arrivals_per_bin.size(), seconds(stats.bin_width).c_str());
+    out += line;
+  }
   for (std::size_t i = 0; i < stats.arrivals_per_bin.size(); ++i) {
-    const double from = time_to_seconds(stats.first_arrival + static_cast<SimTime>(i) * stats.bin_width);
-    std::snprintf(line, sizeof line, "  from %12.0f s  %9zu  %10.2f\n", from, stats.arrivals_per_bin[i],
+    const SimTime from = stats.first_arrival + static_cast<SimTime>(i) * stats.bin_width;
+    std::snprintf(line, sizeof line, "  from %12s s  %9zu  %10.2f\n", seconds(from).c_str(), stats.arrivals_per_bin[i],
                   static_cast<double>(stats.arrivals_per_bin[i]) * 3600 / time_to_seconds(stats.bin_width));
     out += line;
   }

@@ -51,7 +51,8 @@ struct TraceStats {
   std::vector<double> durations_s;
 };
 
-// Reads every job; `bins` arrival-rate bins over the span.
+// Reads every job; `bins` arrival-rate bins over the span (none when every job arrives at one
+// instant).
 TraceStats compute_trace_stats(TraceFile& trace, std::size_t bins = 24);
 std::string format_trace_stats(const TraceStats& stats, const std::string& title);
 

@@ -37,6 +37,16 @@ SimTime duration_field(const nlohmann::json& object, const char* key, SimTime fa
   return parse_duration(it->get<std::string>()).value_or(fallback);  // the loader checked it parses
 }
 
+// A job no node could ever hold would wait forever (WorkloadContext::capacity_problem, on the
+// run's cluster): an input error at its request, or at its "pods" when one pod fits and only
+// the gang does not. `owner` is the pointer of the object holding "request" and "pods".
+void check_capacity(WorkloadContext& context, std::uint32_t shape, std::uint32_t pods, const std::string& owner) {
+  const std::string problem = context.capacity_problem(shape, pods);
+  if (problem.empty()) return;
+  const bool gang_only = pods > 1 && context.capacity_problem(shape, 1).empty();
+  throw InputError(context.scenario_file, owner + (gang_only ? "/pods" : "/request"), problem);
+}
+
 std::unique_ptr<JobSource> make_trace(const nlohmann::json& spec, WorkloadContext& context,
                                       const std::string& pointer = "/workload/trace");
 
@@ -210,6 +220,7 @@ std::unique_ptr<JobSource> make_service_generator(const nlohmann::json& spec, co
   config.priority = priority.value;
   config.preempts = priority.preempts;
   config.shape = context.shape_from_request(spec.value("request", nlohmann::json::object()), pointer + "/request");
+  check_capacity(context, config.shape, config.pods, pointer);
   config.restart = read_restart(spec, pointer, kind, context);
   config.mem_mib = parameter_law(spec, pointer, "mem_mib", context);
   const PhaseDemand& active = context.shapes.shapes[config.shape].demand;
@@ -315,6 +326,7 @@ std::unique_ptr<JobSource> make_generator(const nlohmann::json& spec, std::size_
     const nlohmann::json request = spec.value("request", nlohmann::json::object());
     config.job_template.shape = context.shape_from_request(request, pointer + "/request");
     config.job_template.pods = spec.value("pods", 1u);
+    check_capacity(context, config.job_template.shape, config.job_template.pods, pointer);
     const PriorityClassSpec priority = context.priority_of(spec);
     config.job_template.priority = priority.value;
     config.job_template.preempts = priority.preempts;
@@ -375,15 +387,14 @@ std::unique_ptr<JobSource> make_generator(const nlohmann::json& spec, std::size_
           entry.duration = DurationDistribution::from_json(mix[i].at("duration"), context.base_dir,
                                                            context.scenario_file, entry_pointer + "/duration");
         }
-        if (const std::string problem = context.capacity_problem(entry.shape, entry.pods); !problem.empty()) {
-          throw InputError(context.scenario_file, entry_pointer + "/request", problem);
-        }
+        check_capacity(context, entry.shape, entry.pods, entry_pointer);
         config.mix.push_back(std::move(entry));
       }
     } else {
       config.job_template.shape =
           context.shape_from_request(spec.value("request", nlohmann::json::object()), pointer + "/request");
       config.job_template.pods = spec.value("pods", 1u);
+      check_capacity(context, config.job_template.shape, config.job_template.pods, pointer);
       const PriorityClassSpec priority = context.priority_of(spec);
       config.job_template.priority = priority.value;
       config.job_template.preempts = priority.preempts;
@@ -408,6 +419,7 @@ std::unique_ptr<JobSource> make_explicit_jobs(const nlohmann::json& jobs, Worklo
     job.preempts = priority.preempts;
     job.origin = context.intern_origin(entry.at("name").get<std::string>(), kind);
     job.shape = context.shape_from_request(entry.value("request", nlohmann::json::object()), pointer + "/request");
+    check_capacity(context, job.shape, job.pods, pointer);
     context.origins[job.origin].restart = read_restart(entry, pointer, kind, context);
     read_behaviour(entry, pointer, kind, job.origin, job.shape, context);
     const std::uint32_t replicas = entry.value("replicas", 1u);

@@ -1,12 +1,19 @@
 #include "apps/report/html_report.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 
 #include "apps/report/report_input.h"
 #include "apps/report/report_plots.h"
-#include "sim/metrics/output_files.h"
+#include "experiments/fragmentation/gnuplot.h"
 #include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
+#include "sim/metrics/output_files.h"
 
 namespace sharesim {
 namespace {
@@ -18,6 +25,58 @@ PlotSpec plot(const char* name, const char* title, const char* xlabel, const cha
   spec.xlabel = xlabel;
   spec.ylabel = ylabel;
   return spec;
+}
+
+// The file stem of a service's latency plot: "latency-cdf-" and its origin, which is a job name
+// ([a-z0-9-]) for a generator or job but may be any text in a trace's origin column, so any
+// character but [A-Za-z0-9._-] is written as '_' (the stem is a file name and an HTML id), and
+// a stem taken already gets a number.
+std::string plot_stem(const std::string& origin, const std::vector<PlotSpec>& taken) {
+  std::string stem = "latency-cdf-";
+  for (const char c : origin) {
+    const bool plain = std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_' || c == '.';
+    stem += plain && static_cast<unsigned char>(c) < 0x80 ? c : '_';
+  }
+  std::string name = stem;
+  for (int n = 2; std::any_of(taken.begin(), taken.end(), [&name](const PlotSpec& p) { return p.name == name; }); ++n)
+    name = stem + "-" + std::to_string(n);
+  return name;
+}
+
+// Refuses, before anything is written, what would stop the report half-way: a target that is
+// not a file (report.html a directory, say), a directory that cannot be written, no gnuplot. A
+// failure of gnuplot itself on one plot can still leave the plots before it in report/.
+void check_targets(const std::string& dir, const std::string& work_dir, const std::vector<PlotSpec>& plots,
+                   const std::string& gnuplot_hint) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const auto writable_dir = [](const fs::path& path) {
+    if (access(path.c_str(), W_OK | X_OK) != 0) {
+      throw InputError(path.string(), "", std::string("cannot write into this directory: ") + std::strerror(errno));
+    }
+  };
+  const auto file_target = [&ec](const fs::path& path) {
+    const fs::file_status status = fs::status(path, ec);
+    if (!fs::exists(status) || fs::is_regular_file(status)) return;
+    throw InputError(path.string(), "",
+                     fs::is_directory(status) ? "cannot write: it is a directory, not a file"
+                                              : "cannot write: it is a FIFO, socket or device, not a regular file");
+  };
+  writable_dir(dir);
+  file_target(fs::path(dir) / "report.html");
+  const fs::file_status work = fs::status(work_dir, ec);
+  if (fs::exists(work)) {
+    if (!fs::is_directory(work)) {
+      throw InputError(work_dir, "", "cannot write the plots: expected a directory, found a file");
+    }
+    writable_dir(work_dir);
+    for (const PlotSpec& p : plots) {
+      for (const std::string& name : plot_files(p)) file_target(fs::path(work_dir) / name);
+    }
+  }
+  bool drawn = false;
+  for (const PlotSpec& p : plots) drawn = drawn || !plot_files(p).empty();
+  if (drawn) require_gnuplot(gnuplot_hint);
 }
 
 std::vector<PlotSpec> plots_of(ReportInput& input) {
@@ -49,7 +108,7 @@ std::vector<PlotSpec> plots_of(ReportInput& input) {
   std::vector<PlotSpec> service_latency;
   for (const std::string& service : services) {
     service_latency.push_back(plot("", "", "latency (s)", "share of requests"));
-    service_latency.back().name = "latency-cdf-" + service;  // a job name: [a-z0-9-]
+    service_latency.back().name = plot_stem(service, service_latency);
     service_latency.back().title = "Request latency: " + service + " (dashed: SLO)";
     service_latency.back().log_x = true;
   }
@@ -133,6 +192,11 @@ th:first-child{text-align:left}thead th{background:#eef}
 std::string write_html_report(const std::string& dir) {
   ReportInput input = read_report_input(dir);
   const std::string work_dir = (std::filesystem::path(dir) / "report").string();
+  // `run --report` and `compare --report` come here after their outputs are written.
+  const std::string gnuplot_hint = "; the report was not written, the outputs in " + dir +
+                                   " are complete (`sharesim report " + dir + "` writes it later)";
+  const std::vector<PlotSpec> plots = plots_of(input);
+  check_targets(dir, work_dir, plots, gnuplot_hint);
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>sharesim " +
                      xml_escaped(input.kind) + ": " + xml_escaped(input.scenario) + "</title>\n<style>\n" + kStyle +
                      "\n</style>\n</head>\n<body>\n";
@@ -147,8 +211,8 @@ std::string write_html_report(const std::string& dir) {
   for (const std::string& line : input.warnings)
     html += "<div class=\"warning\">warning: " + xml_escaped(line) + "</div>\n";
   html += "<h2>Plots</h2>\n<div class=\"plots\">\n";
-  for (const PlotSpec& plot : plots_of(input)) {
-    html += "<div class=\"plot\" id=\"" + plot.name + "\">\n" + draw_svg(plot, work_dir) + "\n</div>\n";
+  for (const PlotSpec& plot : plots) {
+    html += "<div class=\"plot\" id=\"" + plot.name + "\">\n" + draw_svg(plot, work_dir, gnuplot_hint) + "\n</div>\n";
   }
   html += "</div>\n<h2>Figures</h2>\n" + table_html(input) + "</body>\n</html>\n";
   write_output_file(dir, "report.html", html);

@@ -9,7 +9,9 @@ namespace sharesim {
 
 // Reads DIR (apps/report/report_input.h), draws the plots into DIR/report/ (their data and
 // gnuplot scripts stay there) and writes DIR/report.html. Returns the report's path. Throws
-// InputError for a directory that is not a run or compare output, or when gnuplot fails.
+// InputError for a directory that is not a run or compare output (a missing or malformed file,
+// located by its JSON pointer or line), or when gnuplot fails; a missing gnuplot or a target that
+// cannot be written (report.html a directory) is found before anything is written.
 std::string write_html_report(const std::string& dir);
 
 }  // namespace sharesim

@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "experiments/fragmentation/gnuplot.h"
-#include "sim/metrics/output_files.h"
 #include "sim/input/input_error.h"
+#include "sim/metrics/output_files.h"
 
 namespace sharesim {
 namespace {
@@ -66,7 +66,12 @@ std::vector<std::pair<double, double>> cdf_points(std::vector<double>& values, s
   return points;
 }
 
-std::string draw_svg(const PlotSpec& plot, const std::string& work_dir) {
+std::vector<std::string> plot_files(const PlotSpec& plot) {
+  if (!has_data(plot)) return {};
+  return {plot.name + ".dat", plot.name + ".gp", plot.name + ".svg"};
+}
+
+std::string draw_svg(const PlotSpec& plot, const std::string& work_dir, const std::string& gnuplot_hint) {
   if (!has_data(plot)) return "<p class=\"empty\">" + plot.title + ": nothing to plot in this run.</p>";
   std::string data;
   std::string script = "set terminal svg size 620,380 dynamic font 'sans,11' background '#ffffff'\n";
@@ -142,7 +147,7 @@ std::string draw_svg(const PlotSpec& plot, const std::string& work_dir) {
   }
   write_output_file(work_dir, plot.name + ".dat", data);
   write_output_file(work_dir, plot.name + ".gp", script);
-  run_gnuplot((fs::path(work_dir) / (plot.name + ".gp")).string());
+  run_gnuplot((fs::path(work_dir) / (plot.name + ".gp")).string(), gnuplot_hint);
   std::string svg = read_text(fs::path(work_dir) / (plot.name + ".svg"));
   const std::size_t start = svg.find("<svg");
   return start == std::string::npos ? svg : svg.substr(start);

@@ -32,7 +32,11 @@ struct PlotSpec {
 std::vector<std::pair<double, double>> cdf_points(std::vector<double>& values, std::size_t max_points = 200);
 
 // Writes NAME.dat and NAME.gp into `work_dir`, runs gnuplot, and returns the SVG element (the
-// XML prologue removed, ready to inline). A plot with no data gives a short note instead.
-std::string draw_svg(const PlotSpec& plot, const std::string& work_dir);
+// XML prologue removed, ready to inline). A plot with no data gives a short note instead, and
+// writes nothing. `gnuplot_hint` ends the error when gnuplot cannot be run (run_gnuplot).
+std::string draw_svg(const PlotSpec& plot, const std::string& work_dir, const std::string& gnuplot_hint);
+
+// The files draw_svg writes for `plot` (none for a plot with no data).
+std::vector<std::string> plot_files(const PlotSpec& plot);
 
 }  // namespace sharesim

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <vector>
@@ -15,7 +16,33 @@ extern char** environ;
 
 namespace sharesim {
 
-void run_gnuplot(const std::string& script_path) {
+namespace {
+
+std::string cannot_run(const std::string& reason, const std::string& hint) {
+  return "cannot run gnuplot (" + reason + "); install it (scripts/install-deps.sh installs gnuplot-nox)" + hint;
+}
+
+}  // namespace
+
+void require_gnuplot(const std::string& hint) {
+  const char* path = std::getenv("PATH");
+  // posix_spawnp without PATH searches the default path (confstr _CS_PATH).
+  const std::string search = path != nullptr ? path : "/bin:/usr/bin";
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = search.find(':', start);
+    const std::string dir = search.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    // An empty entry is the current directory, as for the shell.
+    const std::filesystem::path candidate = std::filesystem::path(dir.empty() ? "." : dir) / "gnuplot";
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(candidate, ec) && access(candidate.c_str(), X_OK) == 0) return;
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  throw InputError("gnuplot", "", cannot_run("not found on PATH", hint));
+}
+
+void run_gnuplot(const std::string& script_path, const std::string& hint) {
   const std::filesystem::path script = std::filesystem::absolute(script_path);
   std::string program = "gnuplot";
   std::string argument = script.filename().string();
@@ -29,9 +56,7 @@ void run_gnuplot(const std::string& script_path) {
   const int spawned = posix_spawnp(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0) {
-    throw InputError("gnuplot", "",
-                     std::string("cannot run gnuplot (") + std::strerror(spawned) +
-                         "); install it (scripts/install-deps.sh installs gnuplot-nox) or pass --no-plot");
+    throw InputError("gnuplot", "", cannot_run(std::strerror(spawned), hint));
   }
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {

@@ -58,7 +58,9 @@ std::string openb_pod_list_path(const std::string& pods_dir, const std::string& 
 }
 
 SweepReport run_sweep(const SweepSpec& spec, const std::function<void(std::size_t, std::size_t)>& progress) {
-  // Inputs first (every file is checked before any run starts), one per trace.
+  // Inputs first (every file is checked before any run starts), one per trace; gnuplot too,
+  // when plots are asked for, rather than after the runs.
+  if (spec.plot) require_gnuplot(" or pass --no-plot");
   const std::vector<OpenbNodeRow> node_rows = read_openb_nodes(spec.nodes_path);
   std::vector<TraceData> traces(spec.traces.size());
   for (std::size_t t = 0; t < spec.traces.size(); ++t) {
@@ -203,7 +205,8 @@ SweepReport run_sweep(const SweepSpec& spec, const std::function<void(std::size_
       script += "\n";
       const std::string script_name = trace + ".gp";
       set.write("plots/" + script_name, script);
-      run_gnuplot((std::filesystem::path(plots) / script_name).string());  // a failure drops the staged set
+      // A failure drops the staged set.
+      run_gnuplot((std::filesystem::path(plots) / script_name).string(), " or pass --no-plot");
       std::error_code ec;
       std::filesystem::rename(std::filesystem::path(plots) / ("." + trace + ".svg.tmp"),
                               std::filesystem::path(plots) / (trace + ".svg"), ec);

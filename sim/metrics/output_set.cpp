@@ -71,11 +71,28 @@ void write_file_atomically(const std::string& path, std::string_view content) {
   write_file_atomically(path, [content](std::ostream& out) { out.write(content.data(), std::ssize(content)); });
 }
 
+void write_file_making_dirs(const std::string& option, const std::string& path, const StreamWriter& write) {
+  if (path.empty()) throw InputError(option, "", "expected a file path, found an empty one");
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty()) {
+    std::error_code ec;
+    fs::create_directories(parent, ec);
+    if (ec) throw InputError(path, "", "cannot create its directory " + parent.string() + ": " + ec.message());
+  }
+  write_file_atomically(path, write);
+}
+
+void write_file_making_dirs(const std::string& option, const std::string& path, std::string_view content) {
+  write_file_making_dirs(option, path, [content](std::ostream& out) { out.write(content.data(), std::ssize(content)); });
+}
+
 OutputSet::OutputSet(std::string dir) : dir_(std::move(dir)) {
   if (dir_.empty()) throw InputError("-o", "", "expected an output directory, found an empty name");
   fs::path target = fs::path(dir_).lexically_normal();
-  if (target.filename().empty()) target = target.parent_path();  // "out/" -> "out"
+  // "." and ".." are named by their absolute path ("." -> "/home/u/w/"), before a trailing
+  // separator goes: the lock and staging siblings sit beside the directory, not in it.
   if (target.filename() == "." || target.filename() == "..") target = fs::absolute(target).lexically_normal();
+  if (target.filename().empty()) target = target.parent_path();  // "out/" -> "out"
   const fs::path parent = target.parent_path().empty() ? fs::path(".") : target.parent_path();
   std::error_code ec;
   fs::create_directories(parent, ec);

@@ -26,6 +26,13 @@ using StreamWriter = std::function<void(std::ostream&)>;
 void write_file_atomically(const std::string& path, const StreamWriter& write);
 void write_file_atomically(const std::string& path, std::string_view content);
 
+// The same for a file the user named with `option` ("-o", "--junit", "--markdown", for
+// errors): its missing directories are made first (as `run -o` makes its directory and pytest's
+// --junitxml its file's), and an empty path is an InputError. `sharesim generate`, `check`,
+// `trace node-pools` and `sharesim-calibrate compare` write their files through it.
+void write_file_making_dirs(const std::string& option, const std::string& path, const StreamWriter& write);
+void write_file_making_dirs(const std::string& option, const std::string& path, std::string_view content);
+
 class OutputSet {
  public:
   // The name of the marker file every set holds: commit() replaces an existing directory only

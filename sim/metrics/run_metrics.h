@@ -33,7 +33,7 @@ struct ServiceMetrics {
   std::string kind;
   std::uint64_t jobs = 0;  // pods of the origin
   std::uint64_t arrived = 0;
-  std::uint64_t dropped = 0;   // queued in a pod when it was killed
+  std::uint64_t dropped = 0;   // lost (docs/outputs.md, metrics.services)
   SampleSummary latency_s;     // arrival to completion, over finished requests
   SampleSummary slowdown;      // latency / standalone work of the request
   double slo_s = 0;            // 0 = none

@@ -25,12 +25,14 @@ void TimeseriesSampler::on_sample() {
     for (std::size_t i = 0; i < samples_.size(); i += 2) samples_[kept++] = samples_[i];
     samples_.resize(kept);
     interval_ *= 2;
-    const SimTime next = (sim_.now() / interval_ + 1) * interval_;
-    if (sim_.pending_events() > 0) sim_.schedule_at(next, handler_);
+    // The next multiple of the period, unless it lies past the end of simulated time (jobs of a
+    // trace can end near it): no sample is taken there.
+    const SimTime periods = sim_.now() / interval_ + 1;
+    if (sim_.pending_events() > 0 && periods <= kTimeNever / interval_) sim_.schedule_at(periods * interval_, handler_);
     return;
   }
   // Keep sampling only while something else can still happen.
-  if (sim_.pending_events() > 0) sim_.schedule_in(interval_, handler_);
+  if (sim_.pending_events() > 0 && interval_ <= kTimeNever - sim_.now()) sim_.schedule_in(interval_, handler_);
 }
 
 void TimeseriesSampler::finish(SimTime end) {

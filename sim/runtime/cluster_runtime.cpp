@@ -409,7 +409,7 @@ void ClusterRuntime::on_behaviour_timer(std::uint32_t job) {
 void ClusterRuntime::apply_step(std::uint32_t job, const BehaviourStep& step, bool rate_settled) {
   JobRecord& rec = jobs_[job];
   const SimTime now = sim_.now();
-  if (step.arrivals > 0 || step.latency >= 0) record_requests(rec.spec.origin, step);
+  if (step.arrivals > 0 || step.dropped > 0 || step.latency >= 0) record_requests(rec.spec.origin, step);
   if (step.done) {
     complete(job);
     return;

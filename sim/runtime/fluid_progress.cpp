@@ -23,11 +23,12 @@ void FluidProgress::set_rate(std::uint32_t job, JobRecord& rec, double rate) {
   drop_completion(rec);
   rec.rate = rate;
   if (rate > 0) {
-    // A completion beyond the end of representable time is placed at its end.
+    // A completion at or beyond the end of representable time never comes: the job is still
+    // running when the run ends (docs/reliability.md), rather than completing at that end.
     const double delay = std::ceil(rec.remaining_work / rate);
     const SimTime room = kTimeNever - now;
-    const SimTime at = delay >= static_cast<double>(room) ? kTimeNever : now + static_cast<SimTime>(delay);
-    rec.completion = sim_.schedule_at(at, completion_, job);
+    if (delay >= static_cast<double>(room)) return;
+    rec.completion = sim_.schedule_at(now + static_cast<SimTime>(delay), completion_, job);
   }
 }
 

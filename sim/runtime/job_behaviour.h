@@ -30,7 +30,9 @@ struct BehaviourStep {
   SimTime latency = -1;
   double request_work = 0;
   std::uint32_t arrivals = 0;  // requests that arrived in this step
-  std::uint32_t dropped = 0;   // of them, refused (no pod was serving)
+  // Requests lost in this step: arrivals refused (no pod was serving), or a notebook's cell cut
+  // off by the end of its session.
+  std::uint32_t dropped = 0;
 };
 
 class JobBehaviour {

@@ -249,23 +249,33 @@ class SemanticChecker {
     if (!has_generators && !has_jobs && !workload.contains("trace")) {
       report("/workload", "the workload is empty: give at least one of \"generators\", \"jobs\" or \"trace\"");
     }
-    if (workload.contains("generators")) check_generators(workload["generators"]);
-    if (workload.contains("jobs")) check_jobs(workload["jobs"]);
+    // Generators and job list entries name their jobs "<name>-<number>", each from 0: two of
+    // them with one name, whichever kinds they are, would give jobs the same name.
+    std::map<std::string, std::string> owner_by_name;
+    if (workload.contains("generators")) check_generators(workload["generators"], owner_by_name);
+    if (workload.contains("jobs")) check_jobs(workload["jobs"], owner_by_name);
     if (workload.contains("trace"))
       check_readable("/workload/trace/path", workload["trace"]["path"].get<std::string>(), "trace");
   }
 
-  void check_generators(const Json& generators) {
-    std::map<std::string, std::string> generator_by_name;
+  // A name a generator or job list entry gives its jobs, seen once only (check_workload).
+  void claim_name(std::map<std::string, std::string>& owner_by_name, const std::string& name,
+                  const std::string& pointer, const std::string& where) {
+    const auto [first, inserted] = owner_by_name.emplace(name, pointer);
+    if (inserted) return;
+    const bool same_list = first->second.substr(0, first->second.rfind('/')) == pointer.substr(0, pointer.rfind('/'));
+    const std::string what = pointer.starts_with("/workload/jobs") ? "job" : "generator";
+    report(where, (same_list ? "duplicate " + what + " name " : "duplicate name ") + quote(name) + " (also " +
+                      first->second + (same_list ? ")" : "; generators and jobs name their jobs <name>-0, <name>-1, ...)"));
+  }
+
+  void check_generators(const Json& generators, std::map<std::string, std::string>& owner_by_name) {
     for (std::size_t i = 0; i < generators.size(); ++i) {
       const Json& generator = generators[i];
       const std::string pointer = pointer_append("/workload/generators", i);
-      if (generator.contains("name")) {
-        const std::string name = generator["name"].get<std::string>();
-        const auto [first, inserted] = generator_by_name.emplace(name, pointer);
-        if (!inserted)
-          report(pointer + "/name", "duplicate generator name " + quote(name) + " (also " + first->second + ")");
-      }
+      // Unnamed, it is "g<index>" (workloads/workload_builder.cpp).
+      const std::string name = generator.value("name", "g" + std::to_string(i));
+      claim_name(owner_by_name, name, pointer, generator.contains("name") ? pointer + "/name" : pointer);
       if (!generator.contains("count") && !generator.contains("until")) {
         report(pointer, "a generator needs \"count\", \"until\" or both, to know when to stop");
       }
@@ -290,14 +300,11 @@ class SemanticChecker {
     }
   }
 
-  void check_jobs(const Json& jobs) {
-    std::map<std::string, std::string> job_by_name;
+  void check_jobs(const Json& jobs, std::map<std::string, std::string>& owner_by_name) {
     for (std::size_t i = 0; i < jobs.size(); ++i) {
       const Json& job = jobs[i];
       const std::string pointer = pointer_append("/workload/jobs", i);
-      const std::string name = job["name"].get<std::string>();
-      const auto [first, inserted] = job_by_name.emplace(name, pointer);
-      if (!inserted) report(pointer + "/name", "duplicate job name " + quote(name) + " (also " + first->second + ")");
+      claim_name(owner_by_name, job["name"].get<std::string>(), pointer, pointer + "/name");
       check_pods(pointer, job);
       check_priority_class(pointer, job);
     }

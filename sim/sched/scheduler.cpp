@@ -35,46 +35,112 @@ bool node_accepts(const Cluster& cluster, const PodShape& shape, const Node& nod
          untolerated_taint(cluster.pool_of(node).taints, shape.tolerations) == nullptr;
 }
 
+// Why the GPUs of the nodes a pod may go on hold none of it, gathered for capacity_problem's
+// text: whether any advertises the pod's resource, and the first refusal of an empty GPU.
+struct EmptyGpuFindings {
+  bool advertised = false;  // some GPU advertises the pod's device resource
+  std::string refusal;      // why the first GPU that refused the pod did, for the message
+};
+
+// The resources the GPUs of the nodes that may take the pod advertise, in the order met: what
+// an error can say was expected when none offers the pod's.
+std::vector<std::string> resources_offered(const Cluster& cluster, const PodShape& shape) {
+  std::vector<std::string> offered;
+  for (const Node& node : cluster.nodes()) {
+    if (!node_accepts(cluster, shape, node)) continue;
+    for (std::uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
+      const Gpu& gpu = cluster.gpu(g);
+      for (std::size_t i = 0; i < gpu.resource_count; ++i) {
+        std::string name(cluster.resource_names().name(gpu.resources[i].resource));
+        if (std::find(offered.begin(), offered.end(), name) == offered.end()) offered.push_back(std::move(name));
+      }
+    }
+  }
+  return offered;
+}
+
 // Pods of this shape the node's GPUs could hold when empty, GPUs aside from cpu and memory;
-// -1 when a GPU's policy could be repartitioned to offer the resource (dynamic MIG).
-std::int64_t pods_on_gpus(const Cluster& cluster, const PodShape& shape, const Node& node) {
+// -1 when a GPU's policy could be repartitioned to offer the resource (dynamic MIG). A GPU
+// whose policy would refuse the pod even when empty (Scheduler::assign_devices asks it as
+// below, with no residents and all of its units free) holds none of it: its units do not count.
+std::int64_t pods_on_gpus(const Cluster& cluster, const PodShape& shape, const Node& node, EmptyGpuFindings& found) {
   const ResourceId r = shape.gpu_resource;
   if (node.gpu_count == 0) return 0;
   const GpuSharing& policy = *cluster.gpu(node.first_gpu).sharing;
-  const DeviceAsk ask{r, 1, shape.gpu_units, shape.gpu_per_device};
-  bool per_gpu = policy.traits().unit_spread == UnitSpread::AllOnOneDevice;
+  const bool all_on_one = policy.traits().unit_spread == UnitSpread::AllOnOneDevice;
+  const DeviceAsk ask{r, all_on_one ? shape.gpu_units : 1, shape.gpu_units, shape.gpu_per_device};
+  bool per_gpu = all_on_one;
   for (std::uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
     const GpuRepartitioning* repartitioning = cluster.gpu(g).sharing->repartitioning();
     if (repartitioning != nullptr && repartitioning->can_repartition_for(ask)) return -1;
     for (const ResourceQuantity& q : shape.gpu_per_device.view())
       per_gpu = per_gpu || cluster.gpu(g).advertises(q.resource);
   }
-  if (!per_gpu) return r < node.resource_capacity.size() ? node.resource_capacity[r] / shape.gpu_units : 0;
-  // All of a pod's units on one GPU (cGPU GiB), or per-device quantities counted per GPU: what
-  // one GPU holds is what counts, not the node's sum.
-  std::int64_t pods = 0;
+  const NodePool& pool = cluster.pools()[node.pool];
+  const auto refuse = [&](const auto& reason_text) {
+    if (found.refusal.empty()) {
+      found.refusal = "on an empty " + pool.gpu->id + " of node pool " + quote(pool.name) + ", the " +
+                      std::string(policy.traits().policy_name) + " policy refuses it: " + reason_text();
+    }
+  };
+  // The node-wide rule (cGPU: memory-only and memory+core pods never share a node), on an empty node.
+  if (policy.traits().has_node_rule) {
+    const std::vector<std::span<const Resident>> empty_gpus(node.gpu_count);
+    std::string reason;
+    if (!policy.admit_on_node(ask, empty_gpus, &reason)) {
+      refuse([&] { return reason; });
+      return 0;
+    }
+  }
+  std::int64_t admitted_units = 0;  // of the resource, on the GPUs that admit the pod
+  std::int64_t pods = 0;            // per_gpu: what each GPU holds, summed
   for (std::uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
     const Gpu& gpu = cluster.gpu(g);
-    const std::int64_t units = policy.traits().unit_spread == UnitSpread::AllOnOneDevice ? shape.gpu_units : 1;
-    std::int64_t on_gpu = gpu.capacity(r) / units;
+    const std::int64_t capacity = gpu.capacity(r);
+    if (capacity <= 0) continue;
+    found.advertised = true;
+    if (capacity < ask.units) {  // all of a pod's units on one GPU, more than a GPU has
+      if (found.refusal.empty()) {
+        found.refusal = "expected at most " + std::to_string(capacity) + " " +
+                        std::string(cluster.resource_names().name(r)) + ", what one " + pool.gpu->id +
+                        " of node pool " + quote(pool.name) + " has (a pod's units all come from one GPU), found " +
+                        std::to_string(ask.units);
+      }
+      continue;
+    }
+    // Only the first refusal's reason is reported, so later ones are not asked for.
+    std::string reason;
+    if (!gpu.sharing->admit(ask, capacity, {}, found.refusal.empty() ? &reason : nullptr)) {
+      refuse([&] { return reason.empty() ? std::string("its device plugin rejects the request") : reason; });
+      continue;
+    }
+    admitted_units += capacity;
+    if (!per_gpu) continue;
+    // All of a pod's units on one GPU (cGPU GiB), or per-device quantities counted per GPU: what
+    // one GPU holds is what counts, not the node's sum.
+    std::int64_t on_gpu = capacity / ask.units;
     for (const ResourceQuantity& q : shape.gpu_per_device.view()) {
       if (gpu.advertises(q.resource) && q.quantity > 0)
         on_gpu = std::min(on_gpu, gpu.capacity(q.resource) / q.quantity);
     }
     pods += on_gpu;
   }
-  return policy.traits().unit_spread == UnitSpread::AllOnOneDevice ? pods : pods / shape.gpu_units;
+  if (!per_gpu) return admitted_units / shape.gpu_units;
+  return all_on_one ? pods : pods / shape.gpu_units;
 }
 
 }  // namespace
 
 std::string capacity_problem(const Cluster& cluster, const PodShape& shape, std::uint32_t pods) {
   std::int64_t holdable = 0;  // pods of this shape all nodes could hold at once when empty
+  bool any_node = false;      // some node passes the selector and taint filters
+  EmptyGpuFindings found;
   for (const Node& node : cluster.nodes()) {
     if (!node_accepts(cluster, shape, node)) continue;
+    any_node = true;
     std::int64_t fit = std::numeric_limits<std::int64_t>::max();
     if (shape.gpu_units > 0) {
-      const std::int64_t gpu_fit = pods_on_gpus(cluster, shape, node);
+      const std::int64_t gpu_fit = pods_on_gpus(cluster, shape, node, found);
       if (gpu_fit < 0) return "";  // a GPU can be repartitioned to offer it
       fit = std::min(fit, gpu_fit);
     }
@@ -84,11 +150,24 @@ std::string capacity_problem(const Cluster& cluster, const PodShape& shape, std:
     holdable += fit;
     if (holdable >= static_cast<std::int64_t>(pods)) return "";
   }
-  const std::string request = std::to_string(shape.gpu_units) + " " +
-                              cluster.resource_names().name(shape.gpu_resource) + ", " +
+  const std::string resource(cluster.resource_names().name(shape.gpu_resource));
+  const std::string request = std::to_string(shape.gpu_units) + " " + resource + ", " +
                               std::to_string(shape.cpu_milli) + " cpu_milli and " + std::to_string(shape.memory_mib) +
                               " memory_mib" + (shape.gpu_model_id.empty() ? "" : " on " + shape.gpu_model_id);
-  if (holdable == 0) return "no node could ever hold a pod asking for " + request;
+  if (holdable == 0) {
+    std::string problem = "no node could ever hold a pod asking for " + request;
+    // Why, where the GPUs say: none offers the resource, or a policy refuses the pod even on an
+    // empty GPU. Nodes that are merely too small keep the bare text.
+    if (shape.gpu_units > 0 && any_node && !found.advertised) {
+      const std::vector<std::string> offered = resources_offered(cluster, shape);
+      problem += offered.empty() ? ": the nodes it may go on have no GPUs"
+                                 : ": expected a GPU resource that the nodes it may go on advertise (" +
+                                       quoted_list(offered) + "), found " + quote(resource);
+    } else if (!found.refusal.empty()) {
+      problem += ": " + found.refusal;
+    }
+    return problem;
+  }
   return "a job's " + std::to_string(pods) + " pods (each " + request +
          ") must run together, but the whole cluster can hold at most " + std::to_string(holdable) + " at once";
 }

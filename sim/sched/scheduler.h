@@ -30,8 +30,11 @@ namespace sharesim {
 
 // Why a job of `pods` pods of this shape could never run, even on the empty cluster: no node
 // passes the selector and resource filters for one pod, or all nodes together cannot hold
-// the whole gang at once. "" when it could run. (Device-plugin admission rules of sharing
-// policies are not considered: they depend on who else is on a GPU.)
+// the whole gang at once. "" when it could run. A GPU whose sharing policy refuses the pod
+// even when the GPU is empty (GpuSharing::admit with no residents and every unit free, and
+// admit_on_node on an empty node) holds none of it; the text then gives the policy's reason,
+// or names the resources the GPUs advertise when none offers the pod's. A GPU that dynamic
+// repartitioning could lay out to offer the resource counts as able to hold it.
 std::string capacity_problem(const Cluster& cluster, const PodShape& shape, std::uint32_t pods);
 
 class Scheduler {

@@ -53,6 +53,15 @@ for mode in probe corun scaling basics duty all; do
   fi
 done
 
+# --- --version: the program, the version and the commit it was built from (apps/build_info.h).
+if run 0 "--version exits 0" --version; then
+  if grep -Eq '^sharesim-calibrate [0-9]+\.[0-9]+\.[0-9]+ \(commit [^ )]+\)$' out.txt; then
+    ok "--version names the version and the commit"
+  else
+    bad "--version names the version and the commit" "stdout: $(cat out.txt)"
+  fi
+fi
+
 # --- Bad command lines and inputs: exit 2, one line.
 run 2 "unknown option" probe -o x.json --bogus && one_line "unknown option: one line" "sharesim-calibrate: error: "
 run 2 "duty phase out of range" duty -o x.json --busy-ms 0.1 && one_line "duty phase out of range: one line" "sharesim-calibrate: error: "

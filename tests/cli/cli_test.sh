@@ -93,6 +93,34 @@ stdout_empty() {
   why="printed: $(head -c 200 "$tmp/stdout" | tr '\n' ' ')"
   return 1
 }
+# The last error names no library's exception ("[json.exception.parse_error.101] ...").
+no_library_text() {
+  ! grep -q 'json\.exception\|internal error' "$tmp/stderr" && return 0
+  why="stderr: $(head -c 300 "$tmp/stderr" | tr '\n' ' ')"
+  return 1
+}
+# refused_at_once NEEDLE ARGS...: sharesim ARGS... exits 2 within 20 s (a FIFO read would block
+# forever; the bound makes a regression fail instead of hanging) with NEEDLE on stderr.
+refused_at_once() {
+  local needle=$1
+  shift
+  timeout 20 "$bin" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+  local rc=$?
+  [[ $rc -eq 2 ]] && grep -qF -- "$needle" "$tmp/stderr" && return 0
+  why="exit code $rc (124: it hung): $(head -c 300 "$tmp/stderr" | tr '\n' ' ')"
+  return 1
+}
+# fails_without_gnuplot NEEDLE ARGS...: sharesim ARGS..., with nothing on PATH (so no gnuplot),
+# exits 2 with one line on stderr that contains NEEDLE.
+fails_without_gnuplot() {
+  local needle=$1
+  shift
+  env PATH=/nonexistent "$bin" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+  local rc=$?
+  [[ $rc -eq 2 && $(grep -c '' "$tmp/stderr") -eq 1 ]] && grep -qF -- "$needle" "$tmp/stderr" && return 0
+  why="exit code $rc: $(head -c 400 "$tmp/stderr" | tr '\n' ' ')"
+  return 1
+}
 
 # expect_bad_input DESCRIPTION OUTDIR NEEDLE ARGS...: sharesim ARGS... exits with 2, prints
 # nothing on stdout and exactly one line on stderr that starts with "sharesim: error: " and
@@ -237,6 +265,11 @@ expect_bad_input "negative --seed" "$tmp/out-seed" "--seed: " \
   run -q -o "$tmp/out-seed" small.json --seed -1
 expect_bad_input "no subcommand" "" "subcommand"
 expect_bad_input "validate: unknown key" "" 'did you mean "scheduler"' validate unknown-key.json
+# small.json's generator has no name, so its jobs are g0-0, g0-1, ...: a job list entry "g0"
+# would number its jobs the same (run merged them into one origin with repeated job names).
+expect_bad_input "validate: a job named as a generator is refused" "" \
+  '/workload/jobs/0/name: duplicate name "g0" (also /workload/generators/0; generators and jobs name their jobs' \
+  validate small.json --set 'workload.jobs=[{"name": "g0", "duration": "1h"}]'
 
 # A trace whose third job has a duration that is not a number: found only while the run
 # reads it, and still nothing is written.
@@ -319,6 +352,40 @@ sed 's/\["3g.40gb", "3g.40gb"\]/["3g.40gb@0", "4g.40gb@0"]/' mig.json >mig-overl
 expect_bad_input "MIG overlapping layout: validate exits 2 with the reason" "" \
   '/cluster/node_pools/1/sharing/layout: 4g.40gb@0 (memory slices 0-3) overlaps 3g.40gb@0' \
   validate mig-overlap.json
+# A pod that no GPU's sharing policy could ever admit, even on an empty GPU, is an input error
+# at validate and run, not a job that waits forever while the run warns "placed no job":
+# 81 GiB of cGPU memory where an A100-80GB offers 80, a HAMi vGPU above the GPU's memory, a
+# device resource that no pool advertises.
+cat >unplaceable.json <<'EOF'
+{
+  "name": "cli-unplaceable",
+  "cluster": { "node_pools": [
+    { "name": "a100", "nodes": 1, "gpu": "A100-80GB", "gpus_per_node": 2,
+      "cpu_milli": 64000, "memory_mib": 262144,
+      "sharing": { "policy": "fractional", "flavour": "cgpu" } } ] },
+  "workload": { "jobs": [
+    { "name": "big", "duration": "60s", "request": { "limits": { "aliyun.com/gpu-mem": 81 } } } ] }
+}
+EOF
+expect_bad_input "validate: 81 GiB of cGPU memory where a GPU has 80 is refused at the job's request" "" \
+  "unplaceable.json: /workload/jobs/0/request: no node could ever hold a pod asking for 81 aliyun.com/gpu-mem, 0 cpu_milli and 0 memory_mib: expected at most 80 aliyun.com/gpu-mem, what one A100-80GB of node pool \"a100\" has (a pod's units all come from one GPU), found 81" \
+  validate unplaceable.json
+expect_bad_input "run: the same pod is refused and nothing is written" "$tmp/out-unplaceable" \
+  'unplaceable.json: /workload/jobs/0/request: no node could ever hold a pod asking for 81 aliyun.com/gpu-mem' \
+  run -o "$tmp/out-unplaceable" unplaceable.json
+check "validate: 80 GiB of cGPU memory fit an empty A100-80GB" \
+  succeeds validate unplaceable.json --set 'workload.jobs.0.request.limits={"aliyun.com/gpu-mem": 80}'
+expect_bad_input "validate: a HAMi vGPU with more memory than the GPU is refused with HAMi's reason" "" \
+  "unplaceable.json: /workload/jobs/0/request: no node could ever hold a pod asking for 1 nvidia.com/gpu, 0 cpu_milli and 0 memory_mib: on an empty A100-80GB of node pool \"a100\", the fractional policy refuses it: HAMi CardInsufficientMemory: the pod's vGPU needs 90000 MiB" \
+  validate unplaceable.json --set cluster.node_pools.0.sharing.flavour=hami \
+  --set 'workload.jobs.0.request.limits={"nvidia.com/gpu": 1, "nvidia.com/gpumem": 90000}'
+expect_bad_input "validate: a gpu_resource no pool advertises is refused, naming what the nodes advertise" "" \
+  'unplaceable.json: /workload/jobs/0/request: no node could ever hold a pod asking for 1 nvidia.com/gpu.shared, 0 cpu_milli and 0 memory_mib: expected a GPU resource that the nodes it may go on advertise ("nvidia.com/gpu"), found "nvidia.com/gpu.shared"' \
+  validate unplaceable.json --set 'cluster.node_pools.0.sharing={"policy": "exclusive"}' \
+  --set 'workload.jobs.0.request={"gpus": 1, "gpu_resource": "nvidia.com/gpu.shared"}'
+expect_bad_input "validate: a generator's request is checked as a job's" "" \
+  'small.json: /workload/generators/1/request: no node could ever hold a pod asking for 2 nvidia.com/gpu.shared' \
+  validate small.json --set workload.generators.1.request.gpu_resource=nvidia.com/gpu.shared
 check "gpus" succeeds gpus
 check "gpus lists A100-80GB" grep -q '^A100-80GB ' "$tmp/stdout"
 check "gpus lists H100-80GB" grep -q '^H100-80GB ' "$tmp/stdout"
@@ -328,9 +395,24 @@ check "gpus lists H100-80GB" grep -q '^H100-80GB ' "$tmp/stdout"
 trace_header="origin,sequence,kind,submit_s,duration_s,pods,gpus_per_pod,cpu_milli,memory_mib,gpu_product,priority"
 check "generate -o trace.csv" succeeds generate -o "$tmp/trace.csv" small.json
 check "generate prints nothing on stdout" stdout_empty
+check "generate -o into a missing directory makes it, as run -o does" \
+  succeeds generate -o "$tmp/new-dir/deeper/trace.csv" small.json
+check "generate -o into a missing directory: the same trace" same_file "$tmp/trace.csv" "$tmp/new-dir/deeper/trace.csv"
+expect_bad_input "generate -o with an empty path is refused" "" "-o: expected a file path, found an empty one" \
+  generate -o "" small.json
+expect_bad_input "generate -o naming a directory is refused" "" "cannot write: it is a directory, not a file" \
+  generate -o "$tmp/new-dir" small.json
 check "trace has the native header" test "$(head -n 1 "$tmp/trace.csv" 2>/dev/null)" = "$trace_header"
 check "trace has one row per generated job ($small_jobs)" \
   test "$(grep -c '' "$tmp/trace.csv" 2>/dev/null)" = $((small_jobs + 1))
+# What a native row cannot hold is refused, not dropped: the replay would run another workload.
+expect_bad_input "generate refuses a job with per-GPU quantities" "" \
+  '/workload/generators/0: expected jobs a native trace row can describe, found "g0" with per-GPU quantities in its limits' \
+  generate -o "$tmp/never-trace.csv" small.json --set cluster.node_pools.0.sharing.policy=fractional \
+  --set 'workload.generators.0.request={"limits": {"nvidia.com/gpu": 1, "nvidia.com/gpumem": 4096}}'
+check "generate wrote no trace" test ! -e "$tmp/never-trace.csv"
+expect_bad_input "generate refuses a job with a demand" "" 'found "g0" with a demand (or workload profile)' \
+  generate -o "$tmp/never-trace.csv" small.json --set 'workload.generators.0.request.demand={"sm": 0.5}'
 write_replay_scenario replay.json trace.csv
 # From another directory: the trace path is relative to the scenario file, not the cwd.
 succeeds_from_root() {
@@ -404,6 +486,10 @@ if command -v gnuplot >/dev/null; then
     --traces tiny --seeds 1-2 -q -o "$tmp/sweep-plot"
   check "the plot is an SVG" grep -q '<svg' "$tmp/sweep-plot/plots/tiny.svg"
 fi
+# Each command's "no gnuplot" error offers what that command has: place-sweep --no-plot.
+check "place-sweep without gnuplot: the error offers --no-plot" fails_without_gnuplot "or pass --no-plot" \
+  place-sweep --nodes nodes.csv --pods-dir openb --traces tiny --seeds 1 -q -o "$tmp/sweep-no-gnuplot"
+check "place-sweep without gnuplot writes nothing" test ! -e "$tmp/sweep-no-gnuplot"
 expect_bad_input "place-sweep: missing trace file" "$tmp/out-no-trace" "openb_pod_list_nosuch.csv: cannot read file" \
   place-sweep --nodes nodes.csv --pods-dir openb --traces nosuch --no-plot -o "$tmp/out-no-trace"
 expect_bad_input "place-sweep: bad seed range" "$tmp/out-bad-seeds" '--seeds: expected a range FIRST-LAST' \
@@ -461,6 +547,23 @@ check "trace stats prints duration percentiles" grep -q '^duration    mean ' "$t
 expect_bad_input "trace stats: a bad --gpu-models value is reported against --gpu-models" "" \
   '--gpu-models: /G2: unknown GPU model "NOPE"' \
   trace stats "$traces/openb_small.csv" --format openb --gpu-models '{"G2":"NOPE"}'
+printf '%s\na,0,training,0,10,1,1,0,0,,0\n' "$trace_header" >one-instant.csv
+check "trace stats of arrivals at one instant" succeeds trace stats one-instant.csv --bins 3
+check "trace stats says there is no rate, rather than 0 jobs/s in bins of 0 s" \
+  grep -qx 'arrivals    all at 0 s (no span, so no rate)' "$tmp/stdout"
+printf '%s\n"a,0,training,0,10,1,1,0,0,,0\n' "$trace_header" >open-quote.csv
+expect_bad_input "trace stats: a quote left open names the quote, not a field count" "" \
+  'open-quote.csv: line 2: expected a closing quote (") before the end of the line, found none' \
+  trace stats open-quote.csv
+# A pod list without times is the placement experiment's (sharesim place), not a trace in time.
+printf 'name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,deletion_time,scheduled_time\np0,1000,1024,1,500,,LS,Running,10,10\n' \
+  >openb-no-creation.csv
+expect_bad_input "trace convert: an openb list without creation_time is refused at its header" "$tmp/never-openb.csv" \
+  'openb-no-creation.csv: line 1: expected a column "creation_time" in the header, found none' \
+  trace convert --from openb openb-no-creation.csv -o "$tmp/never-openb.csv"
+expect_bad_input "trace stats: a directory given as a Gavel trace is refused, not read as empty" "" \
+  "$tmp: cannot read file: is a directory, not a file" \
+  trace stats --format gavel "$tmp" --throughputs "$traces/gavel_throughputs.json"
 expect_bad_input "trace convert: a bad row names file, line and column" "$tmp/helios.csv" \
   "helios_bad.csv: line 3, column gpu_num: expected a multiple of node_num (2) to spread evenly, found 3" \
   trace convert --from helios --to native "$traces/helios_bad.csv" -o "$tmp/helios.csv"
@@ -493,6 +596,19 @@ check "trace node-pools from an openb node list" succeeds trace node-pools --fro
 check "node-pools groups identical nodes (3 GPU pools)" \
   python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["node_pools"]; assert [x["nodes"] for x in p]==[2,2,1], p' \
   "$tmp/stdout"
+# Nodes whose cores differ by less than the name's rounding make two pools, named apart (both
+# were "p100-2g-64c-256gi", which the scenario then refused as a duplicate pool name).
+printf 'sn,cpu_milli,memory_mib,gpu,model\nn0,64000,262144,2,P100\nn1,64500,262144,2,P100\n' >close-nodes.csv
+check "node-pools: two pools whose names would collide" succeeds trace node-pools close-nodes.csv -o close-pools.json
+check "node-pools: the second is named apart" \
+  python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["node_pools"]; assert [x["name"] for x in p]==["p100-2g-64c-256gi","p100-2g-64c-256gi-2"], p' \
+  close-pools.json
+printf 'sn,cpu_milli,memory_mib,gpu,model\nn0,64000,262144,2,P100\nn0,64000,262144,2,P100\n' >twice-node.csv
+expect_bad_input "node-pools: a node listed twice is refused" "" 'twice-node.csv: line 3, column sn: expected each node once, found "n0" again (also line 2)' \
+  trace node-pools twice-node.csv
+printf 'sn,cpu_milli,memory_mib,gpu,model\nn0,64000,262144,0,\n' >cpu-nodes.csv
+expect_bad_input "node-pools: a list of CPU-only nodes without --with-cpu-nodes is refused" "" \
+  'expected at least one node with GPUs, found 1 CPU-only nodes' trace node-pools cpu-nodes.csv
 
 # ---- behaviour classes: services and notebooks -----------------------------------------
 
@@ -526,6 +642,52 @@ else
 fi
 expect_bad_input "profiles mig-check: a missing data folder is named" "" "/nonexistent/mig_mean_iter_latency_s.csv" \
   profiles mig-check --miso /nonexistent
+expect_bad_input "profiles validate without data options is a usage error" "" \
+  "profiles validate: expected at least one of --gavel DIR, --miso DIR, --calibration FILE..., --duty FILE..., found none" \
+  profiles validate
+
+# ---- profiles fit: bad data is one located error, nothing written (docs/profiles.md) ----------
+
+gavel=$src/../shared/data/gavel
+if [[ -f $miso/mig_mean_iter_latency_s.csv && -f $gavel/simulation_throughputs.json ]]; then
+  # A pair whose partner has no entry of its own: located at the pair, not an internal error.
+  mkdir -p "$tmp/gavel-no-partner"
+  echo '{"k80":{},"p100":{},"v100":{"('"'"'A3C'"'"', 1)": {"null": 5, "('"'"'LM (batch size 5)'"'"', 1)": [2,2]}}}' \
+    >"$tmp/gavel-no-partner/simulation_throughputs.json"
+  expect_bad_input "profiles fit: a Gavel pair's partner without an entry of its own is located" "$tmp/fit-no-partner" \
+    "simulation_throughputs.json: /v100/('A3C', 1)/('LM (batch size 5)', 1): expected a partner with an entry of its own under /v100" \
+    profiles fit --miso "$miso" --gavel "$tmp/gavel-no-partner" -o "$tmp/fit-no-partner"
+  expect_bad_input "profiles validate: the same bad Gavel data, and no section header printed before it" "" \
+    "simulation_throughputs.json: /v100/('A3C', 1)/('LM (batch size 5)', 1): expected a partner" \
+    profiles validate --gavel "$tmp/gavel-no-partner" --quick
+  # A MISO row with one field more than the header would be read shifted.
+  mkdir -p "$tmp/miso-extra-field"
+  sed '2s/^\([^,]*\),\([^,]*\),/\1,\2,0.5,/' "$miso/mig_mean_iter_latency_s.csv" \
+    >"$tmp/miso-extra-field/mig_mean_iter_latency_s.csv"
+  expect_bad_input "profiles fit: a MISO row with more fields than the header is refused" "$tmp/fit-extra-field" \
+    "mig_mean_iter_latency_s.csv: line 2: expected 7 fields as in the header, found 8" \
+    profiles fit --miso "$tmp/miso-extra-field" --gavel "$gavel" -o "$tmp/fit-extra-field"
+  mkdir -p "$tmp/miso-fifo" "$tmp/gavel-fifo"
+  mkfifo "$tmp/miso-fifo/mig_mean_iter_latency_s.csv" "$tmp/gavel-fifo/simulation_throughputs.json"
+  check "profiles fit: a FIFO as MISO's table is refused at once" refused_at_once \
+    "miso-fifo/mig_mean_iter_latency_s.csv: cannot read file: is a FIFO" \
+    profiles fit --miso "$tmp/miso-fifo" --gavel "$gavel" -o "$tmp/fit-fifo"
+  check "profiles fit: a FIFO as Gavel's table is refused at once" refused_at_once \
+    "gavel-fifo/simulation_throughputs.json: cannot read file: is a FIFO" \
+    profiles fit --miso "$miso" --gavel "$tmp/gavel-fifo" -o "$tmp/fit-fifo"
+  # One target is a directory: refused before any file is written.
+  mkdir -p "$tmp/fit-blocked/lm-train-b5.json"
+  expect_bad_input "profiles fit: a target that is a directory is refused" "" \
+    "fit-blocked/lm-train-b5.json: cannot write: it is a directory, not a file" \
+    profiles fit --miso "$miso" --gavel "$gavel" -o "$tmp/fit-blocked"
+  check "profiles fit: ... before any file is written" test "$(ls "$tmp/fit-blocked")" = lm-train-b5.json
+  rmdir "$tmp/fit-blocked/lm-train-b5.json"
+  check "profiles fit writes the profiles" succeeds profiles fit --miso "$miso" --gavel "$gavel" -o "$tmp/fit-blocked"
+  check "profiles fit: one file per profile" test "$(ls "$tmp/fit-blocked" | grep -c '\.json$')" -gt 50
+  check "profiles fit again over its own files" succeeds profiles fit --miso "$miso" --gavel "$gavel" -o "$tmp/fit-blocked"
+else
+  echo "skip - profiles fit: $miso or $gavel absent"
+fi
 
 # ---- corun (co-run predictions from solo measurements, docs/models.md) --------------------
 
@@ -549,9 +711,66 @@ expect_bad_input "corun: a utilization above 100% is located" "" "bad-util.csv: 
   corun --policy timeslice --gpu RTX3090 bad-util.csv -o never.csv
 check "corun wrote nothing on bad input" test ! -e never.csv
 expect_bad_input "corun: an unknown GPU model is named" "" "--gpu" corun --policy mps --gpu RTX9999 pairs.csv -o never.csv
+# MIG: three jobs for two instances (all-3g.40gb); the third gets none, so it is not admitted
+# (it was "ok" at speed 0 when corun did not check that the policy found it an instance).
+printf 'group,job,gpu_util_pct,mem_util_pct,mem_mib\ng,j1,100,40,2000\ng,j2,100,40,2000\ng,j3,100,40,2000\n' >three.csv
+check "corun: MIG with more jobs than instances" succeeds corun --policy mig --set layout=all-3g.40gb --gpu A100-80GB \
+  three.csv -o three-out.csv
+check "corun: the job without an instance is not admitted, the others run" \
+  awk -F, '$2 == "j3" {j3 = ($9 == "" && $11 ~ /^not admitted: every part of the GPU/)}
+           $2 == "j1" {j1 = ($9 > 0 && $11 == "ok")} END {exit !(j1 && j3)}' three-out.csv
+expect_bad_input "corun: --set policy= is refused (the policy is --policy's)" "" "--set: expected a setting of the policy" \
+  corun --policy timeslice --set policy=mps --gpu A100-80GB three.csv -o never.csv
+expect_bad_input "corun: a setting the policy needs is asked for as --set" "" \
+  'sharesim corun: --set profile: expected a non-empty string, found nothing (give it as --set profile=VALUE)' \
+  corun --policy vgpu --gpu A100-80GB three.csv -o never.csv
+# bw given for one job (mem_util_pct empty), measured for the other: the output's bw column is
+# the input's, filled with the value used; no column twice.
+printf 'group,job,gpu_util_pct,mem_util_pct,mem_mib,bw\ng,a,50,,100,0.3\ng,b,50,20,100,\n' >bw.csv
+check "corun: a bw column is read" succeeds corun --policy timeslice --gpu A100-80GB bw.csv -o bw-out.csv
+check "corun: bw given and bw derived, in the input's bw column" \
+  awk -F, 'NR == 1 {ok = ($0 == "group,job,gpu_util_pct,mem_util_pct,mem_mib,bw,duty,sm,speed,slowdown,status")}
+           $2 == "a" {a = ($6 == "0.3000")} $2 == "b" {b = ($6 == "0.4000")} END {exit !(ok && a && b)}' bw-out.csv
+# Fractional sharing: each job's HAMi vGPU asked in a limits column. Two of 30000 MiB fit on an
+# 80 GB A100, the third does not; without limits a HAMi pod asks the whole GPU's memory.
+limits='nvidia.com/gpu=1 nvidia.com/gpumem=30000 nvidia.com/gpucores=50'
+printf 'group,job,gpu_util_pct,mem_util_pct,mem_mib,limits\ng,a,100,40,20000,%s\ng,b,100,40,20000,%s\ng,c,100,40,20000,%s\n' \
+  "$limits" "$limits" "$limits" >hami.csv
+check "corun: fractional with a limits column" succeeds corun --policy fractional --gpu A100-80GB hami.csv -o hami-out.csv
+check "corun: two vGPUs of 30000 MiB share the GPU, the third is not admitted" \
+  awk -F, '$2 == "a" {a = ($10 > 0 && $12 == "ok")} $2 == "c" {c = ($12 ~ /CardInsufficientMemory/)} END {exit !(a && c)}' \
+  hami-out.csv
+printf 'group,job,gpu_util_pct,mem_util_pct,mem_mib,limits\ng,a,100,40,20000,aliyun.com/gpu-mem=30 aliyun.com/gpu-core.percentage=33\n' \
+  >cgpu-33.csv
+expect_bad_input "corun: a limits entry breaking its rule is located" "" \
+  'cgpu-33.csv: line 2, column limits: aliyun.com/gpu-core.percentage: expected a multiple of 5 from 5 to 100, found 33' \
+  corun --policy fractional --set flavour=cgpu --gpu A100-80GB cgpu-33.csv -o never.csv
+printf 'group,job,gpu_util_pct,mem_util_pct,mem_mib,bw\ng,a,50,10,100,0.3\n' >bw-both.csv
+expect_bad_input "corun: bw and mem_util_pct both given" "" "bw-both.csv: line 2, column bw: expected either bw or" \
+  corun --policy timeslice --gpu A100-80GB bw-both.csv -o never.csv
+printf 'group,job,gpu_util_pct,mem_util_pct,mem_mib,group\ng,a,50,10,100,h\n' >dup-column.csv
+expect_bad_input "corun: a column named twice is refused" "" 'dup-column.csv: line 1: expected each column once in the header, found "group" as columns 1 and 6' \
+  corun --policy timeslice --gpu A100-80GB dup-column.csv -o never.csv
+printf 'group,job,gpu_util_pct,mem_util_pct,mem_mib,sm_activ\ng,a,50,10,100,0.3\n' >misspelt.csv
+expect_bad_input "corun: a misspelt optional column is refused" "" 'expected a column "sm_active" (or none), found "sm_activ"' \
+  corun --policy timeslice --gpu A100-80GB misspelt.csv -o never.csv
+printf 'group,job,gpu_util_pct,mem_util_pct,mem_mib,speed\ng,a,50,10,100,0.3\n' >output-column.csv
+expect_bad_input "corun: an input column that corun writes is refused" "" 'expected no column "speed" in the input' \
+  corun --policy timeslice --gpu A100-80GB output-column.csv -o never.csv
 expect_bad_input "compare: a bad sharing policy in --set is refused, as validate refuses it" "$tmp/compare-bogus" \
   "/cluster/node_pools/0/sharing/policy: unknown sharing policy \"bogus\"" \
   compare small.json --set cluster.node_pools.0.sharing.policy=bogus -o "$tmp/compare-bogus"
+# A run whose horizon ends before the first arrival has only empty figures: it says why.
+check "run: a horizon before the first arrival" succeeds run -q small.json --set until=1ms -o "$tmp/no-jobs"
+check "run: it warns that no job was submitted" \
+  grep -qx "sharesim: warning: the run submitted no job: the workload made none before the run's end" "$tmp/stderr"
+# "-o ." from inside an empty directory: its lock and staging siblings go beside it, not in it
+# (they were "./..lock", which made the directory look taken).
+mkdir -p "$tmp/dot-out"
+run_into_dot() { (cd "$tmp/dot-out" && "$bin" run -q "$tmp/small.json" -o .) >"$tmp/stdout" 2>"$tmp/stderr"; }
+check "run -o . in an empty directory" run_into_dot
+check "run -o . wrote the outputs and nothing else there" \
+  test "$(cd "$tmp/dot-out" && ls -A | LC_ALL=C sort | tr '\n' ' ')" = ".sharesim-output gpus.csv jobs.csv summary.json timeseries.csv timing.json "
 expect_bad_input "run: a fault mean of 0 is refused, not read as no faults" "$tmp/zero-mtbf" \
   '/faults/mtbf: expected a duration > 0, found "0s"' run -q small.json --set 'faults={"mtbf":"0s"}' -o "$tmp/zero-mtbf"
 # ---- check: a run against a baseline -----------------------------------------------------
@@ -600,20 +819,28 @@ check "check --help: output" grep -q -- '--baseline' "$tmp/stdout"
 source "$src/tests/cli/reliability_checks.sh"
 # ---- warnings, --strict and report (issue 15) --------------------------------------------
 
-# A MIG variant with the mixed strategy offers nvidia.com/mig-* only: nothing asking for
-# nvidia.com/gpu is placed.
+# Three jobs ask for a MIG 3g.40gb instance. The variant mig-dynamic must first drain its GPU
+# and lay it out anew, which takes 5 s on an A100-80GB, and the run ends at 4 s: it places
+# nothing. (A variant whose GPUs could never hold the pods is an input error instead, below.)
 cat >"$tmp/strict.json" <<'JSON'
-{ "name": "strict", "seed": 1, "until": "1h",
-  "cluster": { "node_pools": [ { "name": "p", "nodes": 1, "gpu": "A100-80GB", "gpus_per_node": 2,
-    "cpu_milli": 64000, "memory_mib": 262144, "sharing": { "policy": "exclusive" } } ] },
-  "workload": { "jobs": [ { "name": "j", "replicas": 3, "duration": "10m", "request": { "gpus": 1 } } ] },
-  "compare": { "variants": { "mig-mixed": { "policy": "mig", "strategy": "mixed", "layout": "all-1g.10gb" } } } }
+{ "name": "strict", "seed": 1, "until": "4s",
+  "cluster": { "node_pools": [ { "name": "p", "nodes": 1, "gpu": "A100-80GB", "gpus_per_node": 1,
+    "cpu_milli": 64000, "memory_mib": 262144,
+    "sharing": { "policy": "mig", "strategy": "mixed", "layout": ["3g.40gb", "3g.40gb"] } } ] },
+  "workload": { "jobs": [ { "name": "j", "replicas": 3, "duration": "1s",
+                            "request": { "gpu_resource": "nvidia.com/mig-3g.40gb" } } ] },
+  "compare": { "variants": {
+    "mig-3g": { "policy": "mig", "strategy": "mixed", "layout": ["3g.40gb", "3g.40gb"] },
+    "mig-dynamic": { "policy": "mig", "strategy": "mixed", "layout": "all-1g.10gb", "repartitioning": "dynamic" } } } }
 JSON
 check "compare: a variant that places nothing succeeds without --strict" \
-  succeeds compare -q "$tmp/strict.json" --policies exclusive,mig-mixed -o "$tmp/strict-1"
+  succeeds compare -q "$tmp/strict.json" --policies mig-3g,mig-dynamic -o "$tmp/strict-1"
 check "compare: the warning names the variant and the scheduler's reason" \
-  grep -q "^sharesim: warning: policy mig-mixed placed no job: 3 jobs never started, e.g. 0/1 nodes are available" "$tmp/stderr"
-"$bin" compare -q "$tmp/strict.json" --policies exclusive,mig-mixed --strict -o "$tmp/strict-2" >/dev/null 2>&1
+  grep -q "^sharesim: warning: policy mig-dynamic placed no job: 3 jobs never started, e.g. 0/1 nodes are available" "$tmp/stderr"
+expect_bad_input "compare: a variant whose GPUs could never hold the pods is an input error naming it" "$tmp/strict-never" \
+  '/workload/jobs/0/request: no node could ever hold a pod asking for 1 nvidia.com/mig-3g.40gb, 0 cpu_milli and 0 memory_mib: expected a GPU resource that the nodes it may go on advertise ("nvidia.com/gpu"), found "nvidia.com/mig-3g.40gb" (sharing variant "exclusive")' \
+  compare -q "$tmp/strict.json" --policies mig-3g,exclusive -o "$tmp/strict-never"
+"$bin" compare -q "$tmp/strict.json" --policies mig-3g,mig-dynamic --strict -o "$tmp/strict-2" >/dev/null 2>&1
 check "compare --strict exits 3 on the warning" test $? -eq 3
 check "compare --strict still writes the outputs" files_exist "$tmp/strict-2" compare.csv compare.json
 check "compare.csv has no JSON in its cells" test "$(grep -c '[{}]' "$tmp/strict-1/compare.csv")" = 0
@@ -623,6 +850,74 @@ import json, sys; assert len(json.load(open(sys.argv[1]))["warnings"]) == 1' "$t
 check "run --strict exits 0 when every job ran" test $? -eq 0
 expect_bad_input "report: a directory without outputs is named" "" "$tmp/nothing-here/summary.json" \
   report "$tmp/nothing-here"
+# report on a malformed output file (hand-edited or truncated): one located error, exit 2, no
+# library text, nothing written. The outputs to spoil: a run and a compare of small.json.
+"$bin" run -q small.json -o "$tmp/report-run" >/dev/null 2>&1
+"$bin" compare -q small.json --policies exclusive,timeslice -o "$tmp/report-compare" >/dev/null 2>&1
+check "report: the outputs to spoil are there" files_exist "$tmp/report-compare" compare.json exclusive/summary.json
+# malformed_report NAME SOURCE_DIR FILE NEEDLE PYTHON: FILE of a copy of SOURCE_DIR is loaded as
+# d, PYTHON changes d, d is written back.
+malformed_report() {
+  local name=$1 copy=$tmp/bad-report-$1 file=$3 needle=$4 edit=$5
+  rm -rf "$copy" && cp -r "$2" "$copy"
+  python3 -c "import json, sys
+p = sys.argv[1]
+d = json.load(open(p))
+$edit
+json.dump(d, open(p, 'w'))" "$copy/$file"
+  expect_bad_input "report, malformed: $name" "" "$needle" report "$copy"
+  check "report, malformed: $name: no library text" no_library_text
+  check "report, malformed: $name: nothing written" test ! -e "$copy/report" -a ! -e "$copy/report.html"
+}
+malformed_report compare-empty-object "$tmp/report-compare" compare.json \
+  "compare.json: /policies: expected a non-empty array of the policies compared, found none" 'd = {}'
+malformed_report compare-array "$tmp/report-compare" compare.json \
+  "compare.json: (top level): expected a JSON object (as sharesim writes compare.json), found an empty array" 'd = []'
+malformed_report verdict-number "$tmp/report-compare" compare.json \
+  "compare.json: /verdict/0: expected a string, found 1" 'd["verdict"] = [1]'
+malformed_report variant-number "$tmp/report-compare" compare.json \
+  "compare.json: /policies/0/variant: expected a variant name" 'd["policies"][0]["variant"] = 3'
+malformed_report variant-summary "$tmp/report-compare" exclusive/summary.json \
+  "exclusive/summary.json: /metrics/jobs/killed: expected an object of kill counts by cause, found none" \
+  'del d["metrics"]["jobs"]["killed"]'
+malformed_report scenario-string "$tmp/report-run" summary.json \
+  'summary.json: /scenario: expected the scenario as run (an object), found "x"' 'd["scenario"] = "x"'
+malformed_report services-number "$tmp/report-run" summary.json \
+  "summary.json: /metrics/services: expected an array of services, found 5" 'd["metrics"]["services"] = 5'
+malformed_report service-without-origin "$tmp/report-run" summary.json \
+  "summary.json: /metrics/services/0/origin: expected a service's origin (a string), found none" \
+  'd["metrics"]["services"] = [{"requests": 1}]'
+malformed_report summary-array "$tmp/report-run" summary.json \
+  "summary.json: (top level): expected a JSON object (as sharesim writes summary.json), found an empty array" 'd = []'
+rm -rf "$tmp/bad-report-truncated" && cp -r "$tmp/report-run" "$tmp/bad-report-truncated"
+head -c 100 "$tmp/report-run/summary.json" >"$tmp/bad-report-truncated/summary.json"
+expect_bad_input "report, malformed: a truncated summary.json is located by line and column" "" \
+  "bad-report-truncated/summary.json: " report "$tmp/bad-report-truncated"
+check "report, malformed: truncated: no library text" no_library_text
+rm -rf "$tmp/bad-report-fifo" && cp -r "$tmp/report-run" "$tmp/bad-report-fifo"
+rm "$tmp/bad-report-fifo/summary.json" && mkfifo "$tmp/bad-report-fifo/summary.json"
+check "report: a FIFO as summary.json is refused at once" refused_at_once \
+  "bad-report-fifo/summary.json: cannot read file: is a FIFO" report "$tmp/bad-report-fifo"
+# Without gnuplot, or with report.html a directory: refused before anything is written, and the
+# message does not offer a --no-plot that report, run --report and compare --report do not have.
+rm -rf "$tmp/report-no-gnuplot" && cp -r "$tmp/report-run" "$tmp/report-no-gnuplot"
+check "report without gnuplot: exit 2, the outputs are said to be complete" fails_without_gnuplot \
+  "; the report was not written, the outputs in $tmp/report-no-gnuplot are complete" report "$tmp/report-no-gnuplot"
+check "report without gnuplot: no --no-plot offered" test -z "$(grep -e --no-plot "$tmp/stderr")"
+check "report without gnuplot: nothing written" \
+  test ! -e "$tmp/report-no-gnuplot/report" -a ! -e "$tmp/report-no-gnuplot/report.html"
+rm -rf "$tmp/report-html-dir" && cp -r "$tmp/report-run" "$tmp/report-html-dir" && mkdir "$tmp/report-html-dir/report.html"
+expect_bad_input "report: report.html a directory is refused" "$tmp/report-html-dir/report" \
+  "report-html-dir/report.html: cannot write: it is a directory, not a file" report "$tmp/report-html-dir"
+check "run --report without gnuplot: exit 2, the run's outputs are said to be complete" fails_without_gnuplot \
+  "the outputs in $tmp/run-report-no-gnuplot are complete" run -q small.json --report -o "$tmp/run-report-no-gnuplot"
+check "run --report without gnuplot: the run's outputs are written" \
+  files_exist "$tmp/run-report-no-gnuplot" summary.json jobs.csv timeseries.csv
+check "run --report without gnuplot: no half-written report" test ! -e "$tmp/run-report-no-gnuplot/report"
+check "compare --report without gnuplot: exit 2, the outputs are said to be complete" fails_without_gnuplot \
+  "the outputs in $tmp/compare-report-no-gnuplot are complete" \
+  compare -q small.json --policies exclusive --report -o "$tmp/compare-report-no-gnuplot"
+check "compare --report without gnuplot: no half-written report" test ! -e "$tmp/compare-report-no-gnuplot/report"
 # ---- import k8s -------------------------------------------------------------------------
 
 k8s=$src/tests/data/k8s

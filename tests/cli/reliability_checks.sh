@@ -58,6 +58,9 @@ expect_bad_input "reliability: a FIFO as a trace is refused at once" "" "not a r
 printf '\xef\xbb\xbf' >"$tmp/bom.csv" && cat "$src/tests/data/traces/helios_small.csv" >>"$tmp/bom.csv"
 check "reliability: a UTF-8 byte order mark before a CSV header is ignored" \
   succeeds trace stats --format helios "$tmp/bom.csv"
+printf '\xef\xbb\xbf' >"$tmp/bom.trace" && cat "$src/tests/data/traces/gavel_small.trace" >>"$tmp/bom.trace"
+check "reliability: a UTF-8 byte order mark before a Gavel trace's first job is ignored" \
+  succeeds trace stats --format gavel "$tmp/bom.trace" --throughputs "$src/tests/data/traces/gavel_throughputs.json"
 
 # ---- 2. the output set ------------------------------------------------------------------
 

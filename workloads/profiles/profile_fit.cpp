@@ -1,5 +1,7 @@
 #include "workloads/profiles/profile_fit.h"
 
+#include <unistd.h>
+
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cerrno>
@@ -13,10 +15,11 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "sim/metrics/output_set.h"
 #include "sim/input/error_text.h"
 #include "sim/input/input_error.h"
 #include "sim/input/json_pointer.h"
+#include "sim/input/json_reader.h"
+#include "sim/metrics/output_set.h"
 
 namespace sharesim {
 
@@ -221,15 +224,9 @@ std::string gavel_profile_name(const std::string& job_type) {
   return stem + "-train" + (batch.empty() ? "" : "-b" + batch);
 }
 
-nlohmann::json read_json_file(const std::string& path) {
-  std::ifstream file(path);
-  if (!file) throw InputError(path, "", std::string("cannot read file: ") + std::strerror(errno));
-  try {
-    return nlohmann::json::parse(file);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(path, "", std::string("expected JSON, found a syntax error: ") + e.what());
-  }
-}
+// Refuses a directory or FIFO at once (require_regular_file), and reports a syntax error by line
+// and column without the parser's own wording (parse_json_text).
+nlohmann::ordered_json read_json_file(const std::string& path) { return parse_json_text(read_text_file(path), path); }
 
 }  // namespace
 
@@ -281,6 +278,7 @@ double pair_cost(FitDemand demand, std::span<const PairObservation> observations
 
 std::vector<WorkloadProfile> read_miso_profiles(const std::string& dir) {
   const std::string path = dir + "/mig_mean_iter_latency_s.csv";
+  require_regular_file(path);  // a FIFO would block the read forever
   std::ifstream file(path);
   if (!file) throw InputError(path, "", std::string("cannot read file: ") + std::strerror(errno));
   std::string line;
@@ -299,15 +297,19 @@ std::vector<WorkloadProfile> read_miso_profiles(const std::string& dir) {
     if (line.empty()) continue;
     const std::string where = "line " + std::to_string(number);
     const std::vector<std::string> fields = split(line, ',');
-    if (fields.size() < expected.size()) {
-      throw InputError(
-          path, where,
-          "expected " + std::to_string(expected.size()) + " fields, found " + std::to_string(fields.size()));
+    // As many fields as the header has columns: one more or one fewer would shift the values
+    // read into the slice columns.
+    if (fields.size() != header.size()) {
+      throw InputError(path, where,
+                       "expected " + std::to_string(header.size()) + " fields as in the header, found " +
+                           std::to_string(fields.size()));
     }
     const std::string& row = fields[0];
     const std::size_t train = row.rfind("_train");
     std::int64_t batch = 0;
-    if (train == std::string::npos || train == 0 || !parse_count(std::string_view(row).substr(train + 6), batch)) {
+    // The model becomes a profile's file name: no path separator in it.
+    if (train == std::string::npos || train == 0 || row.find_first_of("/\\") != std::string::npos ||
+        !parse_count(std::string_view(row).substr(train + 6), batch)) {
       throw InputError(path, where + ", column model_batch",
                        "expected a name like \"bert_train8\" (model, _train, batch size), found " + quote(row));
     }
@@ -354,9 +356,15 @@ std::vector<WorkloadProfile> read_miso_profiles(const std::string& dir) {
 
 std::vector<WorkloadProfile> read_gavel_profiles(const std::string& dir) {
   const std::string path = dir + "/simulation_throughputs.json";
-  const nlohmann::json doc = read_json_file(path);
+  const nlohmann::ordered_json doc = read_json_file(path);
   if (!doc.is_object()) throw InputError(path, "/", "expected an object of worker types, found " + describe_value(doc));
   std::map<std::string, WorkloadProfile> by_name;
+  // Each pair kept: its partner must have an entry of its own on that worker type (its throughput
+  // alone turns the pair's partner throughput into a speed), checked once every entry is read.
+  struct Pair {
+    std::string gpu, profile, partner, partner_type, pointer;
+  };
+  std::vector<Pair> pairs;
   for (const char* gpu : kGavelGpus) {
     const auto worker = doc.find(gpu);
     if (worker == doc.end() || !worker->is_object()) {
@@ -368,7 +376,7 @@ std::vector<WorkloadProfile> read_gavel_profiles(const std::string& dir) {
       const std::string pointer = pointer_append(std::string("/") + gpu, key);
       std::string job_type;
       std::int64_t scale = 0;
-      if (!parse_gavel_key(key, job_type, scale)) {
+      if (!parse_gavel_key(key, job_type, scale) || job_type.find_first_of("/\\") != std::string::npos) {
         throw InputError(path, pointer,
                          "expected a key like \"('ResNet-18 (batch size 16)', 1)\", found " + quote(key));
       }
@@ -397,7 +405,8 @@ std::vector<WorkloadProfile> read_gavel_profiles(const std::string& dir) {
         const std::string partner_pointer = pointer_append(pointer, partner_key);
         std::string partner_type;
         std::int64_t partner_scale = 0;
-        if (!parse_gavel_key(partner_key, partner_type, partner_scale)) {
+        if (!parse_gavel_key(partner_key, partner_type, partner_scale) ||
+            partner_type.find_first_of("/\\") != std::string::npos) {
           throw InputError(path, partner_pointer,
                            "expected a key like \"('ResNet-18 (batch size 16)', 1)\", found " + quote(partner_key));
         }
@@ -409,7 +418,16 @@ std::vector<WorkloadProfile> read_gavel_profiles(const std::string& dir) {
         }
         if (value[0].get<double>() <= 0 || value[1].get<double>() <= 0) continue;  // 0: the pair did not fit
         p.pair_throughput[gpu][gavel_profile_name(partner_type)] = {value[0].get<double>(), value[1].get<double>()};
+        pairs.push_back({gpu, name, gavel_profile_name(partner_type), partner_type, partner_pointer});
       }
+    }
+  }
+  for (const Pair& pair : pairs) {
+    const auto partner = by_name.find(pair.partner);
+    if (partner == by_name.end() || partner->second.isolated_throughput.count(pair.gpu) == 0) {
+      throw InputError(path, pair.pointer,
+                       "expected a partner with an entry of its own under /" + pair.gpu +
+                           " (its throughput alone), found none for " + quote(pair.partner_type));
     }
   }
   std::vector<WorkloadProfile> out;
@@ -645,13 +663,33 @@ std::string fit_report_markdown(const std::vector<WorkloadProfile>& profiles) {
 }
 
 void write_profile_files(const std::vector<WorkloadProfile>& profiles, const std::string& dir) {
+  namespace fs = std::filesystem;
   std::vector<std::pair<std::string, std::string>> files;
   for (const WorkloadProfile& p : profiles) files.emplace_back(p.name + ".json", profile_to_json(p).dump(2) + "\n");
+  // Every target is checked before the first file is written, so that the common failures (a
+  // target that is a directory, a folder that cannot be written) leave the folder as it was.
+  // Each file is still written atomically on its own, one after another: a set of files cannot
+  // be renamed into place in one step, so a failure during the writes themselves (a full disk)
+  // or a kill can leave some files new and the others as they were.
   std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
+  const fs::file_status folder = fs::status(dir, ec);
+  if (fs::exists(folder)) {
+    if (!fs::is_directory(folder)) throw InputError(dir, "", "expected an output directory, found a file");
+    if (access(dir.c_str(), W_OK | X_OK) != 0) {
+      throw InputError(dir, "", std::string("cannot write into this directory: ") + std::strerror(errno));
+    }
+    for (const auto& [name, content] : files) {
+      const std::string path = (fs::path(dir) / name).string();
+      const fs::file_status target = fs::status(path, ec);
+      if (!fs::exists(target) || fs::is_regular_file(target)) continue;
+      throw InputError(path, "",
+                       fs::is_directory(target) ? "cannot write: it is a directory, not a file"
+                                                : "cannot write: it is a FIFO, socket or device, not a regular file");
+    }
+  }
+  fs::create_directories(dir, ec);
   if (ec) throw InputError(dir, "", "cannot create output directory: " + ec.message());
-  for (const auto& [name, content] : files)
-    write_file_atomically((std::filesystem::path(dir) / name).string(), content);
+  for (const auto& [name, content] : files) write_file_atomically((fs::path(dir) / name).string(), content);
 }
 
 }  // namespace sharesim

@@ -81,7 +81,8 @@ double pair_cost(FitDemand demand, std::span<const PairObservation> observations
 // `dir`/mig_mean_iter_latency_s.csv: one profile per row (32 in MISO's data).
 std::vector<WorkloadProfile> read_miso_profiles(const std::string& dir);
 // `dir`/simulation_throughputs.json: one profile per single-GPU job type, with the isolated
-// and pair throughputs of worker types k80, p100 and v100.
+// and pair throughputs of worker types k80, p100 and v100. A pair's partner must have an entry
+// of its own on the same worker type (InputError at the pair's JSON pointer otherwise).
 std::vector<WorkloadProfile> read_gavel_profiles(const std::string& dir);
 
 // The worker type whose pair measurements the Gavel profiles are fitted to.
@@ -104,7 +105,8 @@ std::vector<PairObservation> pair_observations(const WorkloadProfile& profile, c
 std::string fit_report_markdown(const std::vector<WorkloadProfile>& profiles);
 
 // Writes one file per profile (`dir`/<name>.json, pretty JSON, sorted keys, trailing
-// newline), each atomically; creates `dir`. Throws InputError when it cannot.
+// newline), each atomically; creates `dir`. Throws InputError when it cannot: a target that is
+// not a regular file, or a directory that cannot be written, before the first file is written.
 void write_profile_files(const std::vector<WorkloadProfile>& profiles, const std::string& dir);
 
 }  // namespace sharesim

@@ -115,6 +115,27 @@ TEST(BehaviourClasses, NotebookBusyFractionIsActiveOverActivePlusIdle) {
   EXPECT_NEAR(busy.mean, 10.0 / 40.0, std::max(0.005, 4 * busy.standard_error));
 }
 
+// Cells of 100 s with 10 s of think time in a 150 s session: the first cell runs from 0 to
+// 100 s, the second from 110 s until the session ends at 150 s, which cuts it off: it is
+// dropped. With the horizon at 140 s instead, the second cell is still running at the end:
+// in `requests` but neither completed nor dropped.
+TEST(BehaviourClasses, ACellCutOffByTheSessionsEndIsDropped) {
+  const std::string notebook = R"([{"name": "nb", "kind": "notebook", "session": "150s",
+      "request": {"demand": {"sm": 0.6, "bw": 0.3, "mem_mib": 4096}},
+      "active": {"dist": "constant", "mean_s": 100}, "idle": {"dist": "constant", "mean_s": 10}}])";
+  const auto whole = run_text(one_gpu(kExclusive, notebook));
+  EXPECT_EQ(whole->runtime().jobs().at(0).end, 150 * kSecond);
+  const ServiceMetrics& cells = whole->metrics().services.at(0);
+  EXPECT_EQ(cells.arrived, 2u);
+  EXPECT_EQ(cells.latency_s.count, 1u);
+  EXPECT_EQ(cells.dropped, 1u);
+  const auto cut = run_text(one_gpu(kExclusive, notebook, R"("until": "140s", )"));
+  const ServiceMetrics& at_140s = cut->metrics().services.at(0);
+  EXPECT_EQ(at_140s.arrived, 2u);
+  EXPECT_EQ(at_140s.latency_s.count, 1u);
+  EXPECT_EQ(at_140s.dropped, 0u);
+}
+
 TEST(BehaviourClasses, IdleNotebookHoldsItsMemorySoTimeSlicingStillRunsOutOfMemory) {
   // The notebook runs one 1 s cell and then idles for the rest of its session; at 100 s a
   // pod needing 40 GiB joins its time-sliced GPU: 50 GiB + 40 GiB > 80 GiB.

@@ -21,5 +21,18 @@ TEST(ExtremeInput, HeavyTailedDurationsBeyond292YearsNeitherOverflowNorStall) {
   EXPECT_GT(run->metrics().completed, 0u);
 }
 
+TEST(ExtremeInput, AJobEndingPastTheEndOfTimeIsStillRunningWhenTheRunEnds) {
+  // Submitted at 9e9 s with 3e8 s of work: it would end after 2^63 ns (about 9.22e9 s). The
+  // time-series sampler used to overflow there ("event scheduled in the past", exit 1), and the
+  // job completed at the end of time; it runs on instead (docs/reliability.md).
+  const auto run = testing::run_text(testing::cluster_scenario(
+      1, 1, R"({"jobs": [{"name": "late", "arrival": "9000000000s", "duration": "300000000s"}]})"));
+  const JobRecord& job = run->runtime().jobs().at(0);
+  EXPECT_EQ(job.state, JobState::Running);
+  EXPECT_EQ(job.start, 9'000'000'000 * kSecond);
+  EXPECT_EQ(run->metrics().completed, 0u);
+  EXPECT_EQ(run->runtime().last_job_event(), 9'000'000'000 * kSecond);  // its start: the run ends there
+}
+
 }  // namespace
 }  // namespace sharesim

@@ -126,10 +126,14 @@ TEST(FractionalCgpu, CapsAreMaxMinFairSharesOfTheGpusTime) {
 }
 
 TEST(FractionalCgpu, MemoryAndCoresOfAPodComeFromOneGpu) {
-  // 2 x V100-16GB = 30 GiB on the node, but a pod's GiB come from one GPU (15).
-  const auto run = run_text(shared_scenario(1, 2, kCgpu, jobs_workload({{"big", 0, 10, cgpu_request(16, 0)}}),
-                                            R"("until": "5s",)", "V100-16GB"));
-  EXPECT_EQ(run->runtime().jobs()[0].state, JobState::Pending);
+  // 2 x V100-16GB = 30 GiB on the node, but a pod's GiB come from one GPU (15): with 8 GiB held
+  // on each GPU the node has 14 GiB free, 7 on each GPU, and a 10 GiB pod waits.
+  const auto run = run_text(shared_scenario(
+      1, 2, kCgpu,
+      jobs_workload(
+          {{"a", 0, 100, cgpu_request(8, 0)}, {"b", 0, 100, cgpu_request(8, 0)}, {"big", 1, 10, cgpu_request(10, 0)}}),
+      R"("until": "5s",)", "V100-16GB"));
+  EXPECT_EQ(job_named(run->runtime(), "big-0").state, JobState::Pending);
   EXPECT_EQ(pending_reason(*run, "big-0"), "0/1 nodes are available: 1 Insufficient aliyun.com/gpu-mem.");
   // The computing power is counted per GPU too: 20 + 90 percent do not fit on one GPU.
   const auto cores = run_text(shared_scenario(
@@ -147,11 +151,62 @@ TEST(FractionalCgpu, APodNoGpuCanHoldIsFoundAtLoad) {
   PodShape shape = run->runtime().shapes().shapes[0];
   EXPECT_EQ(capacity_problem(cluster, shape, 1), "");
   shape.gpu_units = 16;
-  EXPECT_NE(capacity_problem(cluster, shape, 1).find("no node could ever hold"), std::string::npos);
+  EXPECT_EQ(capacity_problem(cluster, shape, 1),
+            "no node could ever hold a pod asking for 16 aliyun.com/gpu-mem, 0 cpu_milli and 0 memory_mib: expected "
+            "at most 15 aliyun.com/gpu-mem, what one V100-16GB of node pool \"p\" has (a pod's units all come from "
+            "one GPU), found 16");
   // Two 8 GiB pods per GPU, so a gang of 4 fits the two GPUs and a gang of 5 does not.
   shape.gpu_units = 7;
   EXPECT_EQ(capacity_problem(cluster, shape, 4), "");
   EXPECT_NE(capacity_problem(cluster, shape, 5).find("can hold at most 4 at once"), std::string::npos);
+}
+
+TEST(FractionalCgpu, AJobAskingMoreGibThanAGpuHasIsAnInputErrorAtItsRequest) {
+  // 81 GiB of cGPU memory where each A100-80GB offers 80: an explicit job and a generator's
+  // request are refused at load as mix entries and trace rows are, not left pending forever.
+  EXPECT_EQ(error_of(shared_scenario(1, 2, kCgpu, jobs_workload({{"big", 0, 10, cgpu_request(81, 0)}}))),
+            "<test>: /workload/jobs/0/request: no node could ever hold a pod asking for 81 aliyun.com/gpu-mem, 0 "
+            "cpu_milli and 0 memory_mib: expected at most 80 aliyun.com/gpu-mem, what one A100-80GB of node pool "
+            "\"p\" has (a pod's units all come from one GPU), found 81");
+  const std::string generator =
+      R"({"generators": [{"name": "g", "kind": "training", "count": 2, "arrival": {"process": "poisson",
+          "rate_per_s": 1}, "duration": {"dist": "constant", "mean_s": 10}, "request": )" +
+      cgpu_request(81, 0) + "}]}";
+  const std::string error = error_of(shared_scenario(1, 2, kCgpu, generator));
+  EXPECT_NE(error.find("<test>: /workload/generators/0/request: no node could ever hold a pod asking for 81"),
+            std::string::npos)
+      << error;
+  // 80 GiB fit an empty GPU.
+  EXPECT_EQ(error_of(shared_scenario(1, 2, kCgpu, jobs_workload({{"big", 0, 10, cgpu_request(80, 0)}}))), "");
+}
+
+TEST(FractionalHami, AVgpuWithMoreMemoryThanItsGpuIsAnInputErrorWithHamisReason) {
+  // HAMi's admission refuses a vGPU of 90000 MiB even on an empty A100-80GB (81920 MiB):
+  // capacity_problem asks the policy, where counting the free vGPUs alone would let it pass.
+  const auto hami = [](int mib) {
+    return jobs_workload(
+        {{"big", 0, 10, R"({"limits": {"nvidia.com/gpu": 1, "nvidia.com/gpumem": )" + std::to_string(mib) + "}}"}});
+  };
+  EXPECT_EQ(error_of(shared_scenario(1, 2, kHami, hami(90000))),
+            "<test>: /workload/jobs/0/request: no node could ever hold a pod asking for 1 nvidia.com/gpu, 0 cpu_milli "
+            "and 0 memory_mib: on an empty A100-80GB of node pool \"p\", the fractional policy refuses it: HAMi "
+            "CardInsufficientMemory: the pod's vGPU needs 90000 MiB of device memory, more than a GPU has left");
+  // The whole GPU's memory fits, and the check is the policy's: one MiB more does not.
+  const auto run = run_text(shared_scenario(1, 2, kHami, hami(81920)));
+  EXPECT_EQ(run->runtime().jobs()[0].state, JobState::Completed);
+  PodShape shape = run->runtime().shapes().shapes[0];
+  EXPECT_EQ(capacity_problem(run->cluster(), shape, 2), "");
+  ASSERT_EQ(shape.gpu_per_device.count, 1u);
+  shape.gpu_per_device.items[0].quantity = 81921;
+  EXPECT_NE(capacity_problem(run->cluster(), shape, 1).find("HAMi CardInsufficientMemory"), std::string::npos);
+}
+
+TEST(FractionalPolicy, APodAskingAResourceNoPoolAdvertisesIsAnInputError) {
+  // A cGPU pod on a HAMi pool: no GPU offers aliyun.com/gpu-mem.
+  EXPECT_EQ(error_of(shared_scenario(1, 2, kHami, kOneCgpuJob)),
+            "<test>: /workload/jobs/0/request: no node could ever hold a pod asking for 4 aliyun.com/gpu-mem, 0 "
+            "cpu_milli and 0 memory_mib: expected a GPU resource that the nodes it may go on advertise "
+            "(\"nvidia.com/gpu\"), found \"aliyun.com/gpu-mem\"");
 }
 
 TEST(FractionalPolicy, PodBeyondItsMemoryLimitIsKilledAlone) {

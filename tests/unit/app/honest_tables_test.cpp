@@ -117,32 +117,58 @@ TEST(HonestTables, NotebookRunHasNoZeroSlowdownAndShowsServiceRows) {
 }
 
 TEST(HonestTables, AVariantThatPlacesNothingIsWarnedAndMissesTheVerdict) {
-  // Mixed-strategy MIG offers nvidia.com/mig-* only; the pods ask for nvidia.com/gpu.
+  // Three 1 s jobs ask for a MIG 3g.40gb instance. "mig-3g" offers two; "mig-dynamic" must first
+  // drain its GPU and lay it out anew, which takes 5 s (the A100-80GB calibration profile), and
+  // the run ends at 4 s: it places nothing. (A variant whose GPUs could never hold the pods,
+  // e.g. one without 3g.40gb instances that cannot repartition, is an input error instead.)
+  const std::string three_g = R"({"gpu_resource": "nvidia.com/mig-3g.40gb"})";
+  const std::string fixed_layout = R"({"policy": "mig", "strategy": "mixed", "layout": ["3g.40gb", "3g.40gb"]})";
   const Scenario scenario = load_scenario_text(
-      queue_scenario(
-          "1h",
-          R"("slo": {"max_slowdown": 2}, "compare": {"variants": {"mig-mixed": {"policy": "mig", "strategy": "mixed", "layout": "all-1g.10gb"}}}, )"),
+      shared_scenario(
+          1, 1, fixed_layout, jobs_workload({{"a", 0, 1, three_g}, {"b", 0, 1, three_g}, {"c", 0, 1, three_g}}),
+          R"("until": "4s", "slo": {"max_slowdown": 2}, "compare": {"variants": {"mig-3g": )" + fixed_layout +
+              R"(, "mig-dynamic": {"policy": "mig", "strategy": "mixed", "layout": "all-1g.10gb",
+                               "repartitioning": "dynamic"}}}, )"),
       "<test>", GpuCatalog::builtin());
-  CompareRun compare(scenario, GpuCatalog::builtin(), {"exclusive", "mig-mixed"});
+  CompareRun compare(scenario, GpuCatalog::builtin(), {"mig-3g", "mig-dynamic"});
   compare.run();
   const std::vector<std::string> warnings = compare.warnings();
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_NE(warnings[0].find("policy mig-mixed placed no job: 3 jobs never started, e.g. 0/1 nodes are available"),
+  EXPECT_NE(warnings[0].find("policy mig-dynamic placed no job: 3 jobs never started, e.g. 0/1 nodes are available"),
             std::string::npos)
       << warnings[0];
   const std::vector<std::string> verdict = compare.verdict();
   ASSERT_EQ(verdict.size(), 3u);
   EXPECT_EQ(verdict[0],
             "every job started by the end, none killed by its placement (OOM, admission error, another pod): met by "
-            "exclusive; fewest GPUs at peak: exclusive (1 of 1)");
-  // c completes 300 s after arriving for 100 s of work: 3 > 2, one miss in three.
+            "mig-3g; fewest GPUs at peak: mig-3g (1 of 1)");
+  // On a 3g.40gb instance a job of 1 s alone on the GPU takes about 2.6 s: every finished job
+  // misses the 2x SLO.
   EXPECT_NE(verdict[1].find("met by none"), std::string::npos) << verdict[1];
   EXPECT_EQ(verdict[2], "every objective above: met by none");
   // compare.csv: no JSON in the sharing cells.
   const std::string csv = compare.csv();
   EXPECT_EQ(csv.find('{'), std::string::npos) << csv;
-  EXPECT_NE(csv.find("policy=mig strategy=mixed layout=all-1g.10gb"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("policy=mig strategy=mixed layout=all-1g.10gb repartitioning=dynamic"), std::string::npos) << csv;
   EXPECT_EQ(compare.json()["warnings"].size(), 1u);
+}
+
+TEST(HonestTables, AVariantThatCouldNeverHoldThePodsIsAnInputError) {
+  // Mixed-strategy MIG offers nvidia.com/mig-* only; the pods ask for nvidia.com/gpu.
+  const Scenario scenario = load_scenario_text(
+      queue_scenario("1h", R"("compare": {"variants": {"mig-mixed": {"policy": "mig", "strategy": "mixed",
+                                                         "layout": "all-1g.10gb"}}}, )"),
+      "<test>", GpuCatalog::builtin());
+  try {
+    CompareRun compare(scenario, GpuCatalog::builtin(), {"exclusive", "mig-mixed"});
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where(), "/workload/jobs/0/request");
+    EXPECT_EQ(e.problem(),
+              "no node could ever hold a pod asking for 1 nvidia.com/gpu, 0 cpu_milli and 0 memory_mib: expected a "
+              "GPU resource that the nodes it may go on advertise (\"nvidia.com/mig-1g.10gb\"), found "
+              "\"nvidia.com/gpu\" (sharing variant \"mig-mixed\")");
+  }
 }
 
 TEST(HonestTables, CompareShowsEachServicesTailAndAVariantThatKillsPodsMissesTheFirstLine) {

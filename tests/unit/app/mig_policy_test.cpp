@@ -38,20 +38,23 @@ TEST(Mig, SingleStrategyAdvertisesEachInstanceAsAGpu) {
 }
 
 TEST(Mig, MixedStrategyWithTimeSlicingAdvertisesInstancesTimesReplicas) {
+  const std::string sharing =
+      R"({"policy": "mig", "strategy": "mixed", "layout": ["3g.40gb", "3g.40gb"], "timeslice": {"replicas": 48}})";
   const auto run = run_text(shared_scenario(
-      1, 1,
-      R"({"policy": "mig", "strategy": "mixed", "layout": ["3g.40gb", "3g.40gb"], "timeslice": {"replicas": 48}})",
-      kOneJob, "", "H100-80GB"));
+      1, 1, sharing, jobs_workload({{"a", 0, 10, R"({"gpu_resource": "nvidia.com/mig-3g.40gb"})"}}), "", "H100-80GB"));
   EXPECT_EQ(advertised(run->cluster(), "nvidia.com/mig-3g.40gb"), 96);
   EXPECT_EQ(advertised(run->cluster(), "nvidia.com/gpu"), 0);
-  // The job asked nvidia.com/gpu, which a mixed-strategy node does not offer.
-  EXPECT_EQ(run->runtime().jobs()[0].state, JobState::Pending);
+  // A job asking nvidia.com/gpu, which a mixed-strategy node does not offer, could never run.
+  EXPECT_EQ(error_of(shared_scenario(1, 1, sharing, kOneJob, "", "H100-80GB")),
+            "<test>: /workload/jobs/0/request: no node could ever hold a pod asking for 1 nvidia.com/gpu, 0 cpu_milli "
+            "and 0 memory_mib: expected a GPU resource that the nodes it may go on advertise "
+            "(\"nvidia.com/mig-3g.40gb\"), found \"nvidia.com/gpu\"");
 }
 
 TEST(Mig, MixedLayoutAdvertisesEachProfile) {
   const auto run = run_text(shared_scenario(
       1, 1, R"({"policy": "mig", "strategy": "mixed", "layout": ["3g.40gb", "2g.20gb", "1g.10gb", "1g.10gb"]})",
-      kOneJob, "", "H100-80GB"));
+      jobs_workload({{"a", 0, 10, R"({"gpu_resource": "nvidia.com/mig-1g.10gb"})"}}), "", "H100-80GB"));
   EXPECT_EQ(advertised(run->cluster(), "nvidia.com/mig-3g.40gb"), 1);
   EXPECT_EQ(advertised(run->cluster(), "nvidia.com/mig-2g.20gb"), 1);
   EXPECT_EQ(advertised(run->cluster(), "nvidia.com/mig-1g.10gb"), 2);
@@ -79,11 +82,13 @@ TEST(Mig, BadLayoutsAreRejectedWithTheReasonAndThePointer) {
 }
 
 TEST(Mig, GuideLayoutsAreAcceptedOnA100AndH100) {
+  // The job asks for no GPU: whatever instances a layout has, it can run.
+  const std::string cpu_job = jobs_workload({{"a", 0, 10, R"({"gpus": 0, "cpu_milli": 1000})"}});
   for (const std::string& gpu : {std::string("A100-40GB"), std::string("H100-80GB")}) {
     for (const std::string& layout : mig_profiles_for(gpu)->layout_names()) {
       EXPECT_EQ(
           error_of(shared_scenario(1, 1, R"({"policy": "mig", "strategy": "mixed", "layout": ")" + layout + R"("})",
-                                   kOneJob, "", gpu)),
+                                   cpu_job, "", gpu)),
           "")
           << gpu << " " << layout;
     }
@@ -234,11 +239,14 @@ TEST(Mig, GpusOfAPoolWithAFixedLayoutShareOnePolicyObject) {
 TEST(Mig, APodOnlyARepartitionedGpuCouldHoldIsNotACapacityProblem) {
   const std::string workload = R"({"jobs": [{"name": "a", "duration": "10s",
       "request": {"gpu_resource": "nvidia.com/mig-3g.40gb"}}]})";
-  const auto fixed =
-      run_text(shared_scenario(1, 1, R"({"policy": "mig", "strategy": "mixed", "layout": "all-1g.10gb"})", workload,
+  // A fixed layout without 3g.40gb instances could never hold the pod: an input error at load.
+  const std::string fixed =
+      error_of(shared_scenario(1, 1, R"({"policy": "mig", "strategy": "mixed", "layout": "all-1g.10gb"})", workload,
                                R"("until": "1m",)", "H100-80GB"));
-  const PodShape& shape = fixed->runtime().shapes().shapes[0];
-  EXPECT_NE(capacity_problem(fixed->cluster(), shape, 1).find("no node could ever hold"), std::string::npos);
+  EXPECT_EQ(fixed,
+            "<test>: /workload/jobs/0/request: no node could ever hold a pod asking for 1 nvidia.com/mig-3g.40gb, 0 "
+            "cpu_milli and 0 memory_mib: expected a GPU resource that the nodes it may go on advertise "
+            "(\"nvidia.com/mig-1g.10gb\"), found \"nvidia.com/mig-3g.40gb\"");
   const auto dynamic = run_text(shared_scenario(
       1, 1, R"({"policy": "mig", "strategy": "mixed", "layout": "all-1g.10gb", "repartitioning": "dynamic"})", workload,
       "", "H100-80GB"));

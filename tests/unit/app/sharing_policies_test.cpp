@@ -22,12 +22,22 @@ using testing::shared_scenario;
 const std::string kOneJob = jobs_workload({{"a", 0, 10, R"({"gpus": 1})"}});
 
 TEST(Timeslice, ReplicasWithRenameAdvertiseSharedGpus) {
-  const auto run =
-      run_text(shared_scenario(1, 8, R"({"policy": "timeslice", "replicas": 4, "rename_by_default": true})", kOneJob));
+  const std::string sharing = R"({"policy": "timeslice", "replicas": 4, "rename_by_default": true})";
+  const auto run = run_text(
+      shared_scenario(1, 8, sharing, jobs_workload({{"a", 0, 10, R"({"gpu_resource": "nvidia.com/gpu.shared"})"}})));
   EXPECT_EQ(advertised(run->cluster(), "nvidia.com/gpu.shared"), 32);
   EXPECT_EQ(advertised(run->cluster(), "nvidia.com/gpu"), 0);
-  // The job asked nvidia.com/gpu, which no node offers under rename: it stays pending.
-  EXPECT_EQ(run->runtime().jobs()[0].state, JobState::Pending);
+  EXPECT_EQ(run->runtime().jobs()[0].state, JobState::Completed);
+  // A job asking nvidia.com/gpu, which no node offers under rename, could never run: an input
+  // error at load rather than a job pending forever.
+  const std::string error = error_of(shared_scenario(1, 8, sharing, kOneJob));
+  EXPECT_NE(error.find("/workload/jobs/0/request: no node could ever hold a pod asking for 1 nvidia.com/gpu"),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("expected a GPU resource that the nodes it may go on advertise (\"nvidia.com/gpu.shared\"), "
+                       "found \"nvidia.com/gpu\""),
+            std::string::npos)
+      << error;
 }
 
 TEST(Timeslice, RequestAboveOneFailsAtAdmissionWithThePluginsError) {

@@ -255,13 +255,13 @@ TEST_F(RunCheckTest, AValueOfTheWrongKindIsALocatedError) {
 // --junit and --markdown: the directory is made; an empty path or a directory is refused.
 TEST_F(RunCheckTest, ReportFilesAreWrittenWhereAsked) {
   const std::string path = (root_ / "reports" / "deep" / "check.xml").string();
-  write_report_file("--junit", path, "<x/>\n");
+  write_file_making_dirs("--junit", path, "<x/>\n");
   std::ifstream in(path);
   std::string text((std::istreambuf_iterator<char>(in)), {});
   EXPECT_EQ(text, "<x/>\n");
-  EXPECT_THROW(write_report_file("--junit", "", "x"), InputError);
+  EXPECT_THROW(write_file_making_dirs("--junit", "", "x"), InputError);
   try {
-    write_report_file("--markdown", (root_ / "reports").string(), "x");
+    write_file_making_dirs("--markdown", (root_ / "reports").string(), "x");
     ADD_FAILURE() << "a directory was accepted as a report file";
   } catch (const InputError& e) {
     EXPECT_NE(e.problem().find("is a directory"), std::string::npos) << e.what();

@@ -393,6 +393,26 @@ TEST(WorkloadProfileRealData, BadMisoRowNamesFileLineAndColumn) {
                 "seconds (> 0) or a blank, found \"abc\"");
 }
 
+TEST(WorkloadProfileRealData, MisoRowWithMoreFieldsThanTheHeaderIsRefused) {
+  const std::string dir = ::testing::TempDir() + "/sharesim_profiles_long_miso_row";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/mig_mean_iter_latency_s.csv")
+      << "model_batch,7g.40gb,4g.20gb,3g.20gb,2g.10gb,1g.5gb\nbert_train2,0.04723,0.5,0.06865,0.07534,0.12136,\n";
+  EXPECT_EQ(input_error_of([&] { read_miso_profiles(dir); }),
+            dir + "/mig_mean_iter_latency_s.csv: line 2: expected 6 fields as in the header, found 7");
+}
+
+TEST(WorkloadProfileRealData, GavelPairWithoutItsPartnersEntryIsLocated) {
+  const std::string dir = ::testing::TempDir() + "/sharesim_profiles_gavel_no_partner";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/simulation_throughputs.json")
+      << R"json({"k80": {}, "p100": {}, "v100": {"('A3C', 1)": {"null": 5, "('LM (batch size 5)', 1)": [2, 2]}}})json";
+  EXPECT_EQ(input_error_of([&] { read_gavel_profiles(dir); }),
+            dir +
+                "/simulation_throughputs.json: /v100/('A3C', 1)/('LM (batch size 5)', 1): expected a partner with an "
+                "entry of its own under /v100 (its throughput alone), found none for \"LM (batch size 5)\"");
+}
+
 struct ContextFixture {
   ShapeTable shapes;
   std::vector<JobOrigin> origins;

@@ -19,6 +19,16 @@ TEST(CalendarTime, DaysFromCivilAgreesWithKnownEpochSeconds) {
   EXPECT_FALSE(parse_calendar_seconds("None"));
 }
 
+TEST(CalendarTime, ADayTheMonthDoesNotHaveIsNoDate) {
+  EXPECT_FALSE(parse_calendar_seconds("2020-02-30 00:00:00"));
+  EXPECT_FALSE(parse_calendar_seconds("2020-04-31 00:00:00"));
+  EXPECT_FALSE(parse_calendar_seconds("2019-02-29 00:00:00"));  // not a leap year
+  EXPECT_FALSE(parse_calendar_seconds("1900-02-29 00:00:00"));  // nor is a century not divisible by 400
+  EXPECT_EQ(parse_calendar_seconds("2020-02-29 00:00:00"), 1582934400);  // date -u -d 2020-02-29 +%s
+  EXPECT_EQ(parse_calendar_seconds("2000-02-29 00:00:00"), 951782400);
+  EXPECT_EQ(parse_calendar_seconds("2020-12-31 23:59:59"), 1609459199);
+}
+
 TEST(GavelImporter, RunTimeIsStepsOverIsolatedThroughputAndScaleFactorIsPods) {
   BuiltWorkload w(
       trace_workload({{"format", "gavel"}, {"path", "gavel_small.trace"}, {"throughputs", "gavel_throughputs.json"}}));
