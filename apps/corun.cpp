@@ -248,8 +248,9 @@ CorunResult predict_coruns(const CorunRequest& request, const GpuCatalog& catalo
   // rows naming a workload profile get them too.
   const SharingFactory factory = make_sharing_factory(kCommandLine, calibration, builtin_measured_profiles());
 
-  CsvReader csv(request.input, {"group", "job", "gpu_util_pct", "mem_util_pct", "mem_mib"});
-  csv.reject_misspelt_columns({"profile", "sm_active", "dram_active", "sm", "bw", "resource", "limits"});
+  const std::vector<std::string> required{"group", "job", "gpu_util_pct", "mem_util_pct", "mem_mib"};
+  CsvReader csv(request.input, required);
+  csv.reject_misspelt_columns({"profile", "sm_active", "dram_active", "sm", "bw", "resource", "limits"}, required);
   for (const char* output : {"duty", "speed", "slowdown", "status"}) {
     if (csv.has_column(output)) {
       throw InputError(request.input, "line 1",

@@ -62,12 +62,14 @@ CsvReader::CsvReader(const std::string& path, const std::vector<std::string>& re
   }
 }
 
-void CsvReader::reject_misspelt_columns(const std::vector<std::string>& optional_columns) const {
+void CsvReader::reject_misspelt_columns(const std::vector<std::string>& optional_columns,
+                                        const std::vector<std::string>& known) const {
   // Candidates: header columns that are not themselves optional columns (creation_time is
   // close to deletion_time, yet a file may have one without the other).
   std::vector<std::string> unknown;
   for (const std::string& name : header_) {
-    if (std::find(optional_columns.begin(), optional_columns.end(), name) == optional_columns.end())
+    if (std::find(optional_columns.begin(), optional_columns.end(), name) == optional_columns.end() &&
+        std::find(known.begin(), known.end(), name) == known.end())
       unknown.push_back(name);
   }
   for (const std::string& column : optional_columns) {

@@ -24,7 +24,10 @@ class CsvReader {
   // Throws InputError at line 1 when an optional column is absent but the header has a near
   // miss of it ("gpu_spc" for "gpu_spec"): a misspelt optional column would otherwise be ignored
   // silently.
-  void reject_misspelt_columns(const std::vector<std::string>& optional_columns) const;
+  // Columns in `known` (the required ones, say) are no candidates either: "gpu_milli" is near
+  // "cpu_milli".
+  void reject_misspelt_columns(const std::vector<std::string>& optional_columns,
+                               const std::vector<std::string>& known = {}) const;
 
   // Reads the next non-empty row; false at end of file.
   bool next_row();

@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "sim/core/csv_format.h"
+#include "sim/input/error_text.h"
 #include "workloads/measured_usage.h"
 
 namespace sharesim {
@@ -14,12 +15,20 @@ const std::vector<std::string> kColumns{"origin",       "sequence",  "kind",    
 }  // namespace
 
 NativeTraceReader::NativeTraceReader(const std::string& path, WorkloadContext& context)
-    : csv_(path, kColumns), context_(context) {}
+    : csv_(path, kColumns), context_(context) {
+  // The optional columns are found by name too: a near miss ("gpu_mem_mb") would be ignored.
+  csv_.reject_misspelt_columns({"gpu_util_pct", "mem_util_pct", "sm_active", "dram_active", "gpu_mem_mib", "gpu_milli"},
+                               kColumns);
+}
 
 bool NativeTraceReader::next(JobSpec& out) {
   if (!csv_.next_row()) return false;
   const std::string& origin = csv_.field("origin");
   if (origin.empty()) csv_.fail("origin", "expected a non-empty name, found \"\"");
+  if (!context_.entry_names.empty() && context_.entry_names.count(origin) > 0) {
+    csv_.fail("origin", "expected an origin other than the scenario's generators and jobs (job names are <origin>-<n>, "
+                        "as theirs are <name>-<n>), found " + quote(origin));
+  }
   const std::string& kind = csv_.field("kind");
   if (kind != "training" && kind != "batch") {
     csv_.fail("kind", "expected one of \"training\", \"batch\", found \"" + kind + "\"");
@@ -47,6 +56,11 @@ bool NativeTraceReader::next(JobSpec& out) {
   out.shape = context_.shape_from_values(csv_.integer("gpus_per_pod", 0, 64), csv_.integer("cpu_milli", 0),
                                          csv_.integer("memory_mib", 0), csv_.field("gpu_product"), csv_.path(),
                                          location, measured_demand());
+  // A pod's share of one GPU, as `trace convert` writes it from openb and PAI (1000 = whole):
+  // kept as the imported trace keeps it (WorkloadContext::with_gpu_fraction).
+  if (csv_.has_column("gpu_milli") && !csv_.field("gpu_milli").empty()) {
+    out.shape = context_.with_gpu_fraction(out.shape, csv_.integer("gpu_milli", 0, 1000));
+  }
   // A pod no node could ever hold would wait forever: an input error, as in a scenario.
   if (const std::string problem = context_.capacity_problem(out.shape, out.pods); !problem.empty()) {
     csv_.fail("gpus_per_pod", problem);
@@ -104,7 +118,7 @@ CsvRow& native_trace_fields(CsvRow& row, const JobSpec& job, const PodShape& sha
 std::string native_row_problem(const JobSpec& job, const PodShape& shape, const JobOrigin& origin,
                                ResourceId default_gpu) {
   std::vector<std::string> lost;
-  if (shape.gpu_per_device.count > 0) lost.emplace_back("per-GPU quantities in its limits");
+  if (shape.gpu_per_device.count > 0) lost.emplace_back("per-GPU quantities (limits or a trace's GPU fraction)");
   if (shape.gpu_units > 0 && shape.gpu_resource != default_gpu) lost.emplace_back("a device resource of its own");
   if (!shape.node_selector.empty()) lost.emplace_back("a node selector");
   if (!shape.tolerations.empty()) lost.emplace_back("tolerations");

@@ -473,6 +473,12 @@ std::unique_ptr<JobSource> make_trace(const nlohmann::json& spec, WorkloadContex
   if (format == "native") return std::make_unique<NativeTraceReader>(path, context);
   TraceImportOptions options;
   options.origin = spec.value("name", format);
+  if (context.entry_names.count(options.origin) > 0) {
+    throw InputError(context.scenario_file, spec.contains("name") ? pointer + "/name" : pointer,
+                     "expected a trace name other than the generators' and jobs' (the trace's jobs are named " +
+                         options.origin + "-0, " + options.origin + "-1, ... as theirs are), found " +
+                         quote(options.origin) + (spec.contains("name") ? "" : ", the format's name: give \"name\""));
+  }
   options.kind = spec.value("kind", "training");
   options.skip_bad_rows = spec.value("skip_bad_rows", false);
   options.sort = spec.value("sort", false);
@@ -555,6 +561,12 @@ std::vector<std::unique_ptr<JobSource>> build_job_sources(const nlohmann::json& 
     sources.push_back(make_explicit_jobs(*it, context));
   }
   if (const auto it = workload.find("trace"); it != workload.end()) {
+    // Generators and job list entries name their jobs "<name>-<n>" from 0, as a trace's origin
+    // does: a trace origin of one of their names would repeat job names.
+    context.entry_names = names;
+    if (const auto jobs = workload.find("jobs"); jobs != workload.end()) {
+      for (const nlohmann::json& job : *jobs) context.entry_names.insert(job.at("name").get<std::string>());
+    }
     sources.push_back(make_scaled_trace(*it, context, scaling));
   }
   check_service_names(workload, context);

@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,6 +45,9 @@ struct WorkloadContext {
   SimTime until = kTimeNever;  // the scenario's `until` (services without a lifetime need one)
   // scheduler.priority_classes, for the `priority_class` of jobs, generators and mix entries.
   std::map<std::string, PriorityClassSpec> priority_classes;
+  // The names of the scenario's generators and job list entries, which a trace's origins may
+  // not take (job names are "<origin>-<n>"); set before the trace source is made.
+  std::set<std::string> entry_names;
 
   std::uint32_t intern_origin(const std::string& name, const std::string& kind);
   // The priority and preemption policy of a schema-checked job, generator or mix entry: its

@@ -405,9 +405,33 @@ expect_bad_input "generate -o naming a directory is refused" "" "cannot write: i
 check "trace has the native header" test "$(head -n 1 "$tmp/trace.csv" 2>/dev/null)" = "$trace_header"
 check "trace has one row per generated job ($small_jobs)" \
   test "$(grep -c '' "$tmp/trace.csv" 2>/dev/null)" = $((small_jobs + 1))
+# A gpu_milli column (trace convert writes one) is read back: two half-GPU pods share one GPU
+# under fractional sharing, as the imported trace's pods would, instead of taking turns.
+printf '%s,gpu_milli\nhalf,0,training,0,100,1,1,0,0,,0,500\nhalf,1,training,0,100,1,1,0,0,,0,500\n' "$trace_header" \
+  >halves.csv
+write_replay_scenario halves.json halves.csv
+check "a native trace with gpu_milli on a fractional pool" succeeds run -q halves.json -o "$tmp/halves" \
+  --set cluster.node_pools.0.nodes=1 --set cluster.node_pools.0.gpus_per_node=1 \
+  --set cluster.node_pools.0.sharing.policy=fractional
+check "both half-GPU pods start at once" \
+  awk -F, 'NR > 1 && $8 == "0" {n++} END {exit !(n == 2)}' "$tmp/halves/jobs.csv"
+printf '%s,gpu_mem_mb\nx,0,training,0,100,1,1,0,0,,0,500\n' "$trace_header" >misspelt-column.csv
+write_replay_scenario misspelt.json misspelt-column.csv
+expect_bad_input "a near miss of an optional native column is refused" "" \
+  'misspelt-column.csv: line 1: expected a column "gpu_mem_mib" (or none), found "gpu_mem_mb"' validate misspelt.json
+# A trace origin named as a generator would number its jobs as the generator does (g0-0, ...).
+printf '%s\ng0,0,training,0,100,1,1,0,0,,0\n' "$trace_header" >g0-trace.csv
+python3 - <<'PY'
+import json
+scenario = json.load(open("small.json"))
+scenario["workload"]["trace"] = {"path": "g0-trace.csv"}
+json.dump(scenario, open("g0-clash.json", "w"), indent=2)
+PY
+expect_bad_input "a trace origin named as a generator is refused" "" \
+  'g0-trace.csv: line 2, column origin: expected an origin other than the scenario'"'"'s generators and jobs' validate g0-clash.json
 # What a native row cannot hold is refused, not dropped: the replay would run another workload.
 expect_bad_input "generate refuses a job with per-GPU quantities" "" \
-  '/workload/generators/0: expected jobs a native trace row can describe, found "g0" with per-GPU quantities in its limits' \
+  "/workload/generators/0: expected jobs a native trace row can describe, found \"g0\" with per-GPU quantities (limits or a trace's GPU fraction)" \
   generate -o "$tmp/never-trace.csv" small.json --set cluster.node_pools.0.sharing.policy=fractional \
   --set 'workload.generators.0.request={"limits": {"nvidia.com/gpu": 1, "nvidia.com/gpumem": 4096}}'
 check "generate wrote no trace" test ! -e "$tmp/never-trace.csv"
