@@ -14,6 +14,7 @@
 #include "sim/core/csv_format.h"
 #include "sim/input/error_text.h"
 #include "sim/input/input_error.h"
+#include "sim/input/json_pointer.h"
 #include "sim/cluster/gpu_catalog.h"
 #include "workloads/csv_reader.h"
 #include "workloads/measured_usage.h"
@@ -81,10 +82,9 @@ std::vector<std::pair<std::string, std::int64_t>> read_limits(const CsvReader& c
     shape = shapes.shapes[context.shape_from_request({{"limits", limits}}, "")];
   } catch (const InputError& e) {
     // The rule's words, with the entry it is about in place of its JSON pointer (/limits/NAME).
-    std::string entry = e.where().starts_with("/limits/") ? e.where().substr(8) : "";
-    for (std::size_t at; (at = entry.find("~1")) != std::string::npos;) entry.replace(at, 2, "/");
-    for (std::size_t at; (at = entry.find("~0")) != std::string::npos;) entry.replace(at, 2, "~");
-    csv.fail("limits", (entry.empty() ? "" : entry + ": ") + e.problem());
+    const std::vector<std::string> tokens =
+        e.where().starts_with("/") ? pointer_tokens(e.where()) : std::vector<std::string>{};
+    csv.fail("limits", (tokens.size() == 2 ? tokens[1] + ": " : "") + e.problem());
   }
   std::vector<std::pair<std::string, std::int64_t>> out{{names.name(shape.gpu_resource), shape.gpu_units}};
   for (const ResourceQuantity& q : shape.gpu_per_device.view()) out.emplace_back(names.name(q.resource), q.quantity);

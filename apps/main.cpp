@@ -35,6 +35,7 @@
 #include "sim/cluster/gpu_table.h"
 #include "sim/input/error_text.h"
 #include "sim/input/input_error.h"
+#include "sim/input/json_pointer.h"
 #include "sim/metrics/output_set.h"
 #include "workloads/native_trace.h"
 #include "workloads/standalone_workload.h"
@@ -134,16 +135,17 @@ int command_describe_nodes(const ScenarioArgs& args, bool json) {
   return 0;
 }
 
-// The workload entry whose jobs are named "<name>-...": a generator (unnamed: g<index>), a job
-// list entry, else the trace.
+// The workload entry whose jobs are named "<name>-...": a generator, a job list entry, else the
+// trace.
 std::string workload_entry_pointer(const nlohmann::json& workload, const std::string& name) {
-  for (const char* list : {"generators", "jobs"}) {
-    const auto entries = workload.find(list);
-    if (entries == workload.end()) continue;
-    for (std::size_t i = 0; i < entries->size(); ++i) {
-      const std::string unnamed = std::string(list) == "generators" ? "g" + std::to_string(i) : "";
-      const std::string entry_name = (*entries)[i].value("name", unnamed);
-      if (entry_name == name) return "/workload/" + std::string(list) + "/" + std::to_string(i);
+  if (const auto generators = workload.find("generators"); generators != workload.end()) {
+    for (std::size_t i = 0; i < generators->size(); ++i) {
+      if (generator_name((*generators)[i], i) == name) return pointer_append("/workload/generators", i);
+    }
+  }
+  if (const auto jobs = workload.find("jobs"); jobs != workload.end()) {
+    for (std::size_t i = 0; i < jobs->size(); ++i) {
+      if ((*jobs)[i].at("name").get<std::string>() == name) return pointer_append("/workload/jobs", i);
     }
   }
   return "/workload/trace";

@@ -12,15 +12,9 @@
 #include "sim/input/json_reader.h"
 
 namespace sharesim {
-namespace {
-
-// Spreadsheet programs save CSV as UTF-8 with a byte order mark, which would otherwise become
-// part of the first column's name.
 void strip_byte_order_mark(std::string& line) {
   if (line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
 }
-
-}  // namespace
 
 CsvReader::CsvReader(const std::string& path, const std::vector<std::string>& required)
     : path_(path), file_((require_regular_file(path), path)) {

@@ -12,6 +12,10 @@
 
 namespace sharesim {
 
+// Spreadsheet programs and editors save text as UTF-8 with a byte order mark, which would
+// otherwise become part of the first line's first field: removes it from a file's first line.
+void strip_byte_order_mark(std::string& line);
+
 class CsvReader {
  public:
   // Opens the file and reads the header; throws InputError when unreadable or when a

@@ -9,6 +9,7 @@
 #include "sim/input/error_text.h"
 #include "sim/input/input_error.h"
 #include "sim/input/json_reader.h"
+#include "workloads/csv_reader.h"
 
 namespace sharesim {
 namespace {
@@ -71,8 +72,7 @@ bool GavelTraceReader::next(TraceRecord& out) {
   while (std::getline(file_, line)) {
     ++line_number_;
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    // A byte order mark (an editor's UTF-8) is not part of the first job type's name.
-    if (line_number_ == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
+    if (line_number_ == 1) strip_byte_order_mark(line);
     if (line.empty()) continue;
     std::vector<std::string> fields;
     std::size_t start = 0;

@@ -276,7 +276,7 @@ std::unique_ptr<JobSource> make_generator(const nlohmann::json& spec, std::size_
                                           std::set<std::string>& names, const ArrivalScaling& workload_scaling) {
   const std::string pointer = "/workload/generators/" + std::to_string(index);
   const std::string kind = spec.at("kind").get<std::string>();
-  const std::string name = spec.value("name", "g" + std::to_string(index));
+  const std::string name = generator_name(spec, index);
   if (!names.insert(name).second) {
     throw InputError(context.scenario_file, pointer + "/name",
                      "duplicate generator name \"" + name + "\" (names key the random streams; make them unique)");
@@ -531,7 +531,7 @@ void check_service_names(const nlohmann::json& workload, const WorkloadContext& 
     const nlohmann::json& spec = (*generators)[i];
     const std::string kind = spec.at("kind").get<std::string>();
     if (kind != "inference" && kind != "notebook") continue;
-    const std::string prefix = spec.value("name", "g" + std::to_string(i)) + "-";
+    const std::string prefix = generator_name(spec, i) + "-";
     for (const JobOrigin& origin : context.origins) {
       const std::string_view name = origin.name;
       if (origin.kind != kind || !name.starts_with(prefix) || name.size() == prefix.size()) continue;

@@ -69,4 +69,9 @@ Scenario load_scenario_text(std::string_view text, const std::string& origin, co
 // The JSON Schema of scenario files (docs/scenario.schema.json, embedded at build time).
 std::string_view scenario_schema_text();
 
+// A generator's name: its "name", else "g<index>" (its jobs are "<name>-0", "<name>-1", ...).
+inline std::string generator_name(const nlohmann::json& generator, std::size_t index) {
+  return generator.value("name", "g" + std::to_string(index));
+}
+
 }  // namespace sharesim

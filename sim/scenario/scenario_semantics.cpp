@@ -16,6 +16,7 @@
 #include "sim/input/json_pointer.h"
 #include "sim/input/json_reader.h"
 #include "sim/scenario/default_sharing.h"
+#include "sim/scenario/scenario.h"
 
 namespace sharesim {
 namespace {
@@ -273,8 +274,7 @@ class SemanticChecker {
     for (std::size_t i = 0; i < generators.size(); ++i) {
       const Json& generator = generators[i];
       const std::string pointer = pointer_append("/workload/generators", i);
-      // Unnamed, it is "g<index>" (workloads/workload_builder.cpp).
-      const std::string name = generator.value("name", "g" + std::to_string(i));
+      const std::string name = generator_name(generator, i);
       claim_name(owner_by_name, name, pointer, generator.contains("name") ? pointer + "/name" : pointer);
       if (!generator.contains("count") && !generator.contains("until")) {
         report(pointer, "a generator needs \"count\", \"until\" or both, to know when to stop");
