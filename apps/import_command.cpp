@@ -4,7 +4,8 @@
 #include <iostream>
 
 #include "apps/scenario_run.h"
-#include "importers/k8s/k8s_import.h"
+#include "sim/input/error_text.h"
+#include "sim/input/input_error.h"
 #include "sim/metrics/output_files.h"
 
 namespace sharesim {
@@ -38,19 +39,35 @@ std::shared_ptr<ImportCommand> add_import_command(CLI::App& app) {
 
 bool import_command_selected(const ImportCommand& command) { return command.import->parsed(); }
 
+K8sImport import_k8s_checked(const K8sImportInputs& inputs, const GpuCatalog& catalog) {
+  K8sImport imported = import_k8s(inputs, catalog);
+  try {
+    check_scenario_builds(
+        load_scenario_text(imported.scenario.dump(2), imported_scenario_label(inputs.name + ".json"), catalog),
+        catalog);
+  } catch (const InputError& error) {
+    throw imported.located_in_inputs(error);
+  }
+  return imported;
+}
+
 int run_import_command(ImportCommand& c) {
+  const std::filesystem::path output(c.output);
+  // "" or "dir/" names no file; write_output_file would say the directory cannot be written.
+  if (output.filename().empty())
+    throw InputError("-o", "",
+                     "expected the scenario file to write, found " +
+                         (c.output.empty() ? std::string("an empty path") : quote(c.output) + ", a directory"));
   GpuCatalog storage;
   if (!c.catalog_path.empty()) storage = GpuCatalog::load_file(c.catalog_path);
   const GpuCatalog& catalog = c.catalog_path.empty() ? GpuCatalog::builtin() : storage;
   for (const std::string& set : c.sets) c.inputs.overrides.push_back(parse_override(set));
-  const std::filesystem::path output(c.output);
   c.inputs.name = output.stem().string();
-  const nlohmann::ordered_json scenario = import_k8s(c.inputs, catalog);
-  // Built and read as `validate` does, not only loaded: a request the loader accepts can still
-  // fail on the cluster (HAMi memory without a GPU count), and what is written must run.
-  check_scenario_builds(load_scenario_text(scenario.dump(2), c.output + " (imported)", catalog), catalog);
+  const K8sImport imported = import_k8s_checked(c.inputs, catalog);
+  const nlohmann::ordered_json& scenario = imported.scenario;
   write_output_file(output.has_parent_path() ? output.parent_path().string() : ".", output.filename().string(),
                     scenario.dump(2) + "\n");
+  for (const std::string& note : imported.notes) std::cerr << "note: " << note << "\n";
   std::cerr << "wrote " << c.output << " (" << scenario["cluster"]["node_pools"].size() << " node pools, "
             << (scenario.contains("workload") ? scenario["workload"]["jobs"].size() : 0) << " jobs)\n";
   return 0;

@@ -92,6 +92,7 @@ class WorkloadImporter {
   explicit WorkloadImporter(const GpuCatalog& catalog) : catalog_(catalog) {}
 
   void collect_priority_classes(const ManifestDocument& doc, const Json& object, const std::string& at) {
+    if (!object.is_object()) return;  // add() says what it expected
     if (object.value("kind", "") == "List") {
       for (std::size_t i = 0; i < object.value("items", Json::array()).size(); ++i)
         collect_priority_classes(doc, object["items"][i], pointer_append(at + "/items", i));
@@ -106,12 +107,12 @@ class WorkloadImporter {
     const Json policy = object.value("preemptionPolicy", Json("PreemptLowerPriority"));
     if (policy != Json("PreemptLowerPriority") && policy != Json("Never"))
       doc.fail(at + "/preemptionPolicy", "expected \"PreemptLowerPriority\" or \"Never\", found " + found_text(policy));
-    priority_classes_[object.value("metadata", Json::object()).value("name", "")] = {value.get<std::int64_t>(),
-                                                                                     policy.get<std::string>()};
+    priority_classes_[object_name(doc, object, at, "PriorityClass")] = {value.get<std::int64_t>(),
+                                                                        policy.get<std::string>()};
   }
 
   void add(const ManifestDocument& doc, const Json& object, const std::string& at) {
-    if (!object.is_object()) doc.fail(at, "expected a Kubernetes object, found " + found_text(object));
+    if (!object.is_object()) doc.fail(at, "expected a mapping (a Kubernetes object), found " + found_text(object));
     const Json kind = object.value("kind", Json());
     const std::string kind_text = kind.is_string() ? kind.get<std::string>() : "";
     if (kind_text == "List" || (kind_text.ends_with("List") && object.contains("items"))) {
@@ -119,10 +120,16 @@ class WorkloadImporter {
         add(doc, object["items"][i], pointer_append(at + "/items", i));
       return;
     }
-    const Json metadata = object.value("metadata", Json::object());
-    const std::string name = metadata.value("name", Json()).is_string() ? metadata["name"].get<std::string>() : "";
-    const Json spec = object.value("spec", Json::object());
     if (kind_text == "PriorityClass") return;  // read before
+    const Json metadata = object.value("metadata", Json::object());
+    const Json spec = object.value("spec", Json::object());
+    const std::string replica_specs = replica_specs_key(spec);
+    if (kind_text != "Pod" && kind_text != "Deployment" && kind_text != "StatefulSet" && kind_text != "ReplicaSet" &&
+        kind_text != "Job" && replica_specs.empty())
+      doc.fail(at + "/kind", "expected one of " + quoted_list(kKinds) + " (or a kind with spec.*ReplicaSpecs), found " +
+                                 found_text(kind));
+    const std::string name = object_name(doc, object, at, kind_text);
+    origin_ = doc.origin(at, kind_text + " " + name);
     if (kind_text == "Pod") {
       add_pods(doc, metadata, spec, at + "/spec", name, 1, 1, 1);
     } else if (kind_text == "Deployment" || kind_text == "StatefulSet" || kind_text == "ReplicaSet") {
@@ -139,7 +146,7 @@ class WorkloadImporter {
       const std::int64_t pods = std::min(parallelism, completions);
       const std::int64_t rounds = pods == 0 ? 1 : (completions + pods - 1) / pods;
       add_template(doc, metadata, spec, at + "/spec", name, pods, 1, rounds);
-    } else if (const auto replica_specs = replica_specs_key(spec); !replica_specs.empty()) {
+    } else {
       // training-operator jobs: each replica type (Master, Worker, ...) is a gang of its replicas.
       const Json& types = spec[replica_specs];
       const std::string types_at = pointer_append(at + "/spec", replica_specs);
@@ -152,15 +159,26 @@ class WorkloadImporter {
                        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
         add_template(doc, metadata, it.value(), type_at, name + "-" + lower, 1, replicas, 1);
       }
-    } else {
-      doc.fail(at + "/kind", "expected one of " + quoted_list(kKinds) + " (or a kind with spec.*ReplicaSpecs), found " +
-                                 found_text(kind));
     }
   }
 
   ImportedWorkload result() { return std::move(result_); }
 
  private:
+  // The object's metadata.name; Kubernetes requires it, or generateName to make one from (Kubernetes
+  // API reference, ObjectMeta).
+  static std::string object_name(const ManifestDocument& doc, const Json& object, const std::string& at,
+                                 const std::string& kind) {
+    const Json metadata = object.value("metadata", Json::object());
+    for (const char* key : {"name", "generateName"}) {
+      const Json value = metadata.is_object() ? metadata.value(key, Json()) : Json();
+      if (value.is_string() && !value.get<std::string>().empty()) return value.get<std::string>();
+    }
+    doc.fail(at + "/metadata/name", "expected the " + kind +
+                                        "'s name (metadata.name, or metadata.generateName), found " +
+                                        found_text(metadata.is_object() ? metadata.value("name", Json()) : Json()));
+  }
+
   static std::string replica_specs_key(const Json& spec) {
     if (!spec.is_object()) return "";
     for (auto it = spec.begin(); it != spec.end(); ++it) {
@@ -195,39 +213,77 @@ class WorkloadImporter {
     add_pods(doc, metadata, pod_template.value("spec", Json()), at + "/template/spec", name, replicas, pods, rounds);
   }
 
-  // One container's requests: a request defaults to its limit (Kubernetes docs, "Resource
-  // Management for Pods and Containers"); extended resources are given as limits, in whole units.
+  // One container's requests: a request defaults to its limit, and may not exceed it; an extended
+  // resource (the GPU plugins') needs a limit, and a request, if given, equal to it, in whole units
+  // (Kubernetes docs, "Resource Management for Pods and Containers", Extended resources).
   static PodResources container_resources(const ManifestDocument& doc, const Json& container, const std::string& at) {
     PodResources out;
     const std::string resources_at = at + "/resources";
     const Json resources = container.is_object() ? container.value("resources", Json::object()) : Json::object();
-    const Json requests = resources.value("requests", Json::object());
-    const Json limit_values = resources.value("limits", Json::object());
-    Json merged = limit_values.is_object() ? limit_values : Json::object();
-    if (requests.is_object()) merged.update(requests);
-    for (auto it = merged.begin(); it != merged.end(); ++it) {
+    const auto section = [&](const char* key) {
+      const Json value = resources.is_object() ? resources.value(key, Json()) : Json();
+      return value.is_object() ? value : Json::object();
+    };
+    const Json requests = section("requests"), limits = section("limits");
+    Json names = limits;
+    names.update(requests);
+    for (auto it = names.begin(); it != names.end(); ++it) {
       const std::string& resource = it.key();
-      const bool from_request = requests.is_object() && requests.contains(resource);
-      const std::string where = pointer_append(resources_at + (from_request ? "/requests" : "/limits"), resource);
+      const std::string request_at = pointer_append(resources_at + "/requests", resource);
+      const std::string limit_at = pointer_append(resources_at + "/limits", resource);
+      const bool has_request = requests.contains(resource), has_limit = limits.contains(resource);
       if (resource == "cpu" || resource == "memory") {
-        const auto amount = resource == "cpu" ? cpu_milli_of(it.value()) : memory_mib_of(it.value());
-        if (!amount) doc.fail(where, "expected a Kubernetes quantity, found " + found_text(it.value()));
-        (resource == "cpu" ? out.cpu_milli : out.memory_mib) += *amount;
+        const bool cpu = resource == "cpu";
+        const auto amount_at = [&](const Json& value, const std::string& where) {
+          const Quantity amount = cpu ? cpu_milli_of(value) : memory_mib_of(value);
+          if (!amount.count)
+            doc.fail(where, quantity_problem(amount, value, "a Kubernetes quantity", cpu ? "millicores" : "MiB"));
+          return *amount.count;
+        };
+        const std::int64_t limit = has_limit ? amount_at(limits[resource], limit_at) : 0;
+        const std::int64_t request = has_request ? amount_at(requests[resource], request_at) : limit;
+        if (has_request && has_limit && request > limit)
+          doc.fail(request_at, "expected at most the limit (" + found_text(limits[resource]) +
+                                   "), as Kubernetes requires, found " + found_text(requests[resource]));
+        (cpu ? out.cpu_milli : out.memory_mib) += request;
       } else if (is_gpu_resource(resource)) {
-        const Json value =
-            limit_values.is_object() && limit_values.contains(resource) ? limit_values[resource] : it.value();
-        // Kubernetes refuses a fractional extended resource ("0.5", "500m"): counted in thousandths,
-        // a whole number is a multiple of 1000.
-        const auto thousandths = parse_quantity(value, 1000.0);
-        if (!thousandths || *thousandths < 0 || *thousandths % 1000 != 0)
-          doc.fail(where, "expected a whole number, found " + found_text(value));
-        out.gpu[resource] = out.gpu.value(resource, std::int64_t{0}) + *thousandths / 1000;
+        if (!has_limit)
+          doc.fail(request_at,
+                   "expected the extended resource's limit as well (Kubernetes requires one; the request "
+                   "defaults to it), found a request only");
+        const std::int64_t count = whole_units(doc, limits[resource], limit_at);
+        if (has_request && whole_units(doc, requests[resource], request_at) != count)
+          doc.fail(request_at, "expected the same count as the limit (" + found_text(limits[resource]) +
+                                   "): Kubernetes requires an extended resource's request to equal its limit, found " +
+                                   found_text(requests[resource]));
+        out.gpu[resource] = out.gpu.value(resource, std::int64_t{0}) + count;
       } else if (!is_unmodelled_resource(resource)) {
-        doc.fail(where, "unknown resource " + quote(resource) +
-                            "; sharesim models cpu, memory and the GPU device plugins' resources (docs/kubernetes.md)");
+        doc.fail(has_request ? request_at : limit_at,
+                 "unknown resource " + quote(resource) +
+                     "; sharesim models cpu, memory and the GPU device plugins' resources (docs/kubernetes.md)");
       }
     }
     return out;
+  }
+
+  // An extended resource's count: Kubernetes refuses a fractional one ("0.5", "500m"). Counted in
+  // thousandths, a whole number is a multiple of 1000.
+  static std::int64_t whole_units(const ManifestDocument& doc, const Json& value, const std::string& at) {
+    const Quantity thousandths = parse_quantity(value, 1000.0);
+    if (!thousandths.count || *thousandths.count % 1000 != 0)
+      doc.fail(at, quantity_problem(thousandths, value, "a whole number", "thousandths of a device"));
+    return *thousandths.count / 1000;
+  }
+
+  // A pod's sums over its containers stay countable: each term is at most kMaxQuantityCount, so a
+  // sum checked after every addition cannot overflow.
+  static void check_totals(const ManifestDocument& doc, const std::string& at, const PodResources& pod) {
+    bool over = pod.cpu_milli > kMaxQuantityCount || pod.memory_mib > kMaxQuantityCount;
+    for (auto it = pod.gpu.begin(); it != pod.gpu.end(); ++it)
+      over = over || it.value().get<std::int64_t>() > kMaxQuantityCount;
+    if (over)
+      doc.fail(at, "expected the containers' requests to add up to at most " + std::to_string(kMaxQuantityCount) +
+                       " (2^53) millicores, MiB or devices, found more");
   }
 
   std::string annotation(const Json& metadata, const char* key) const {
@@ -254,6 +310,7 @@ class WorkloadImporter {
     PodResources pod;
     for (std::size_t c = 0; c < containers.size(); ++c) {
       pod.add(container_resources(doc, containers[c], pointer_append(at + "/containers", c)));
+      check_totals(doc, at + "/containers", pod);
     }
     // Init containers run before the others, one at a time; sidecars (restartPolicy: Always) keep
     // running beside what follows. The pod's effective request is, per resource, the larger of the
@@ -269,10 +326,12 @@ class WorkloadImporter {
       const bool sidecar =
           init_containers[c].is_object() && init_containers[c].value("restartPolicy", Json()) == Json("Always");
       own.add(sidecars);
+      check_totals(doc, container_at, own);
       init_peak.raise_to(own);
       if (sidecar) sidecars = own;
     }
     pod.add(sidecars);
+    check_totals(doc, at + "/initContainers", pod);
     pod.raise_to(init_peak);
     Json request = Json::object();
     if (pod.gpu.empty()) {
@@ -348,12 +407,18 @@ class WorkloadImporter {
       Json entry = {{"value", cls.value}};
       if (cls.preemption_policy == "Never") entry["preemption_policy"] = "Never";
       result_.priority_classes[class_name] = entry;
-    } else if (spec.contains("priority")) {
-      priority = count_at(doc, spec, at, "priority", 0, -2147483648LL);
+    } else if (spec.contains("priority") && !spec["priority"].is_null()) {
+      // A pod's priority is an int32 (Kubernetes API reference, PodSpec).
+      const Json& value = spec["priority"];
+      if (!value.is_number_integer() || value.get<std::int64_t>() < -2147483648LL ||
+          value.get<std::int64_t>() > 2147483647LL)
+        doc.fail(at + "/priority",
+                 "expected an integer priority (32-bit: -2147483648 to 2147483647), found " + found_text(value));
+      priority = value.get<std::int64_t>();
     }
 
     Json job = Json::object();
-    std::string job_name = job_name_from(name.empty() ? "pod" : name);
+    std::string job_name = job_name_from(name);
     const std::string base = job_name;
     for (int n = 2; std::find(names_.begin(), names_.end(), job_name) != names_.end(); ++n)
       job_name = base + "-" + std::to_string(n);
@@ -386,11 +451,13 @@ class WorkloadImporter {
     }
     result_.any_priority = result_.any_priority || priority != 0;
     result_.jobs.push_back(job);
+    result_.origins.push_back(origin_);
   }
 
   const GpuCatalog& catalog_;
   std::map<std::string, PriorityClassValue> priority_classes_;
   std::vector<std::string> names_;
+  ManifestOrigin origin_;  // the object whose pods add_pods is reading
   ImportedWorkload result_;
 };
 

@@ -8,12 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "importers/k8s/yaml_documents.h"
 #include "sim/cluster/gpu_catalog.h"
 
 namespace sharesim {
 
 struct ImportedWorkload {
   nlohmann::ordered_json jobs = nlohmann::ordered_json::array();
+  std::vector<ManifestOrigin> origins;  // per job, the object it came from: errors found in the scenario name it
   bool any_priority = false;  // some pod has a priority other than 0: the queue orders by it
   // The PriorityClasses the pods name, as scheduler.priority_classes (name -> {value,
   // preemption_policy}); empty when none is named.

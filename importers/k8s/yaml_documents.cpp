@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string_view>
 
@@ -97,16 +98,59 @@ struct JsonFromYaml {
       }
       case YAML::NodeType::Map: {
         nlohmann::ordered_json object = nlohmann::ordered_json::object();
+        std::optional<YAML::Node> merged;  // the value of the merge key, "<<"
         for (const auto& entry : node) {
           if (!entry.first.IsScalar()) {
             throw YamlShapeError{entry.first.Mark(), "expected a plain key (a string), found a map or list as a key"};
           }
-          object[entry.first.Scalar()] = convert(entry.second, depth + 1);
+          const std::string& key = entry.first.Scalar();
+          // YAML 1.2.2, 3.2.1.1: the keys of a mapping are unique. yaml-cpp keeps both entries.
+          if (object.contains(key) || (is_merge_key(entry.first) && merged)) {
+            throw YamlShapeError{entry.first.Mark(),
+                                 "expected each key once in a mapping (YAML requires unique keys), "
+                                 "found " +
+                                     quote(key) + " again"};
+          }
+          if (is_merge_key(entry.first)) {
+            merged = entry.second;
+          } else {
+            object[key] = convert(entry.second, depth + 1);
+          }
         }
+        if (merged) merge_into(object, *merged, depth);
         return object;
       }
     }
     return nullptr;
+  }
+
+  // The merge key of YAML 1.1 (https://yaml.org/type/merge.html), which Kubernetes' YAML reader
+  // (go-yaml) expands and yaml-cpp leaves as a key "<<": a plain "<<" whose value is a mapping
+  // or a list of mappings.
+  static bool is_merge_key(const YAML::Node& key) { return key.Tag() != "!" && key.Scalar() == "<<"; }
+
+  // The entries of the merged mapping(s) that `object` does not give itself; of several
+  // mappings, the earlier one's entry wins.
+  void merge_into(nlohmann::ordered_json& object, const YAML::Node& value, int depth) {
+    std::vector<YAML::Node> sources;
+    if (value.IsMap()) sources.push_back(value);
+    if (value.IsSequence()) {
+      for (const YAML::Node& item : value) sources.push_back(item);
+    }
+    const bool mappings = (value.IsMap() || value.IsSequence()) &&
+                          std::all_of(sources.begin(), sources.end(), [](const YAML::Node& n) { return n.IsMap(); });
+    if (!mappings) {
+      throw YamlShapeError{value.Mark(), "expected a mapping or a list of mappings to merge (\"<<\"), found " +
+                                             std::string(value.IsSequence() ? "a list with something else in it"
+                                                         : value.IsNull()   ? "nothing"
+                                                                            : "a scalar")};
+    }
+    for (const YAML::Node& source : sources) {
+      const nlohmann::ordered_json entries = convert(source, depth + 1);
+      for (auto it = entries.begin(); it != entries.end(); ++it) {
+        if (!object.contains(it.key())) object[it.key()] = it.value();
+      }
+    }
   }
 };
 
@@ -119,6 +163,11 @@ std::string line_column(const YAML::Mark& mark) {
 std::string ManifestDocument::place(const std::string& pointer) const {
   const std::string full = pointer_prefix + pointer;
   return "document " + std::to_string(index) + ", " + (full.empty() ? std::string("/") : full);
+}
+
+ManifestOrigin ManifestDocument::origin(const std::string& pointer, const std::string& what) const {
+  const std::string full = pointer_prefix + pointer;
+  return {file, "document " + std::to_string(index) + (full.empty() ? "" : ", " + full) + " (" + what + ")"};
 }
 
 void ManifestDocument::fail(const std::string& pointer, const std::string& problem) const {

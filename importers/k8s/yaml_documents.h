@@ -11,6 +11,13 @@
 
 namespace sharesim {
 
+// Where an object of the inputs is (a Node, a Pod, a Deployment), for an error found later in
+// the scenario made from it.
+struct ManifestOrigin {
+  std::string file;
+  std::string place;  // "document 3, /items/1 (Deployment web)"
+};
+
 struct ManifestDocument {
   std::string file;
   std::size_t index = 0;  // 1-based position of the document in its file
@@ -19,6 +26,8 @@ struct ManifestDocument {
 
   // "document 2, /spec/replicas": the place of a value inside this document, for InputError.
   std::string place(const std::string& pointer) const;
+  // The object at `pointer` of this document, described as `what` ("Deployment web").
+  ManifestOrigin origin(const std::string& pointer, const std::string& what) const;
   // Throws InputError at `pointer` of this document.
   [[noreturn]] void fail(const std::string& pointer, const std::string& problem) const;
 };

@@ -6,6 +6,7 @@
 
 #include <fstream>
 
+#include "apps/import_command.h"
 #include "importers/k8s/quantity.h"
 #include "importers/k8s/yaml_documents.h"
 #include "run_helpers.h"
@@ -29,7 +30,7 @@ K8sImportInputs inputs_of(const std::string& nodes, const std::string& plugin = 
 
 nlohmann::ordered_json import_inputs(K8sImportInputs inputs) {
   inputs.name = "imported";
-  return import_k8s(inputs, GpuCatalog::builtin());
+  return import_k8s(inputs, GpuCatalog::builtin()).scenario;
 }
 
 std::unique_ptr<ScenarioRun> run_imported(const nlohmann::ordered_json& scenario, const std::string& until) {
@@ -47,13 +48,29 @@ std::string import_error(const K8sImportInputs& inputs) {
 
 TEST(K8sImport, KubernetesQuantities) {
   using Json = nlohmann::ordered_json;
-  EXPECT_EQ(cpu_milli_of(Json("63500m")), 63500);
-  EXPECT_EQ(cpu_milli_of(Json("0.1")), 100);
-  EXPECT_EQ(cpu_milli_of(Json(4)), 4000);
-  EXPECT_EQ(memory_mib_of(Json("32Gi")), 32768);
-  EXPECT_EQ(memory_mib_of(Json("515786112Ki")), 503698);  // 503697.375, rounded up
-  EXPECT_EQ(memory_mib_of(Json("1G")), 954);              // 1e9 bytes, rounded up to whole MiB
-  EXPECT_EQ(cpu_milli_of(Json("four")), std::nullopt);
+  EXPECT_EQ(cpu_milli_of(Json("63500m")).count, 63500);
+  EXPECT_EQ(cpu_milli_of(Json("0.1")).count, 100);
+  EXPECT_EQ(cpu_milli_of(Json(4)).count, 4000);
+  EXPECT_EQ(memory_mib_of(Json("32Gi")).count, 32768);
+  EXPECT_EQ(memory_mib_of(Json("515786112Ki")).count, 503698);  // 503697.375, rounded up
+  EXPECT_EQ(memory_mib_of(Json("1G")).count, 954);              // 1e9 bytes, rounded up to whole MiB
+  EXPECT_EQ(cpu_milli_of(Json("four")).count, std::nullopt);
+  EXPECT_FALSE(cpu_milli_of(Json("four")).too_large);
+  // "Ei" is a suffix (2^60), not an exponent; "E" alone is 10^18, "E3" an exponent.
+  EXPECT_EQ(memory_mib_of(Json("1Ei")).count, std::int64_t{1} << 40);
+  EXPECT_EQ(memory_mib_of(Json("1Pi")).count, std::int64_t{1} << 30);
+  EXPECT_EQ(cpu_milli_of(Json("2E")).count, std::nullopt);  // 2e21 millicores
+  EXPECT_EQ(cpu_milli_of(Json("2E3")).count, 2000000);
+  EXPECT_EQ(cpu_milli_of(Json("+.5")).count, 500);
+  // A valid quantity past what a count holds is too large, not "not a quantity".
+  for (const Json& big : {Json("1Ei"), Json(1e30), Json("1e30"), Json("1e999999999999"), Json(std::string(400, '9'))}) {
+    EXPECT_EQ(cpu_milli_of(big).count, std::nullopt) << big;
+    EXPECT_TRUE(cpu_milli_of(big).too_large) << big;
+  }
+  EXPECT_EQ(quantity_problem(cpu_milli_of(Json(1e30)), Json(1e30), "a Kubernetes quantity", "millicores"),
+            "expected at most 9007199254740992 millicores (2^53), found 1e+30, too large");
+  EXPECT_EQ(quantity_problem(cpu_milli_of(Json("x")), Json("x"), "a Kubernetes quantity", "millicores"),
+            "expected a Kubernetes quantity, found \"x\"");
 }
 
 TEST(K8sImport, DeploymentOfFiveTwoGpuReplicasOnTwoFourGpuNodes) {
@@ -341,6 +358,267 @@ TEST(K8sImport, BadSchedulerConfigIsLocated) {
                         0),
             0u)
       << error;
+}
+
+// A manifest written to a temporary file; its path.
+std::string temp_file(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + "k8s_import_test_" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+// One Node's YAML: labels as a flow mapping's entries, its allocatable, and the spec's lines.
+std::string node_yaml(const std::string& name, const std::string& allocatable, const std::string& spec = "",
+                      const std::string& count = "4") {
+  return "kind: Node\nmetadata: {name: " + name +
+         ", labels: {nvidia.com/gpu.product: NVIDIA-A100-SXM4-80GB, nvidia.com/gpu.count: \"" + count + "\"}}\n" +
+         (spec.empty() ? "" : "spec: " + spec + "\n") + "status: {allocatable: {cpu: \"64\", memory: 256Gi" +
+         (allocatable.empty() ? "" : ", " + allocatable) + "}}\n";
+}
+
+// A Pod's YAML with one container whose resources are given.
+std::string pod_yaml(const std::string& name, const std::string& resources, const std::string& spec = "") {
+  return "kind: Pod\nmetadata: {name: " + name + "}\nspec:\n" + spec +
+         "  containers:\n  - name: c\n    resources: " + resources + "\n";
+}
+
+TEST(K8sImport, QuantitySuffixEiIsReadAndTooLargeQuantitiesAreLocated) {
+  using Json = nlohmann::ordered_json;
+  // 1Ei of memory is 2^40 MiB: a count the scenario holds (it crashed on "Ei" before).
+  const std::string node = temp_file("ei-node.yaml",
+                                     "kind: Node\nmetadata: {name: big}\n"
+                                     "status: {allocatable: {cpu: \"64\", memory: 1Ei}}\n");
+  const std::string pod = temp_file("ei-pod.yaml", pod_yaml("p", "{requests: {memory: 1Ei}}"));
+  const auto scenario = import_inputs(inputs_of(node, "", "", {pod}));
+  EXPECT_EQ(scenario["cluster"]["node_pools"][0]["memory_mib"], Json(std::int64_t{1} << 40));
+  EXPECT_EQ(scenario["workload"]["jobs"][0]["request"]["memory_mib"], Json(std::int64_t{1} << 40));
+  // 1Ei CPUs, or 1e30, is a quantity, too large to count in millicores.
+  const std::string cpu = temp_file("ei-cpu.yaml", pod_yaml("p", "{requests: {cpu: 1Ei}}"));
+  EXPECT_EQ(import_error(inputs_of(data("two-nodes.json"), "", "", {cpu})),
+            cpu +
+                ": document 1, /spec/containers/0/resources/requests/cpu: expected at most 9007199254740992 "
+                "millicores (2^53), found \"1Ei\", too large");
+  const std::string huge = temp_file("huge-cpu.yaml", pod_yaml("p", "{requests: {cpu: 1e30}}"));
+  EXPECT_EQ(import_error(inputs_of(data("two-nodes.json"), "", "", {huge})),
+            huge +
+                ": document 1, /spec/containers/0/resources/requests/cpu: expected at most 9007199254740992 "
+                "millicores (2^53), found 1e+30, too large");
+  const std::string node_cpu = temp_file("ei-node-cpu.yaml",
+                                         "kind: Node\nmetadata: {name: big}\n"
+                                         "status: {allocatable: {cpu: 1Ei, memory: 1Gi}}\n");
+  EXPECT_EQ(import_error(inputs_of(node_cpu)), node_cpu +
+                                                   ": document 1, /status/allocatable/cpu: expected at most "
+                                                   "9007199254740992 millicores (2^53), found \"1Ei\", too large");
+  // Containers whose sum passes 2^53 millicores: refused, not overflowed.
+  std::string many = "kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n";
+  for (int i = 0; i < 3; ++i)
+    many += "  - {name: c" + std::to_string(i) + ", resources: {requests: {cpu: \"4e12\"}}}\n";
+  const std::string sum = temp_file("sum-cpu.yaml", many);
+  EXPECT_EQ(import_error(inputs_of(data("two-nodes.json"), "", "", {sum})),
+            sum +
+                ": document 1, /spec/containers: expected the containers' requests to add up to at most "
+                "9007199254740992 (2^53) millicores, MiB or devices, found more");
+}
+
+TEST(K8sImport, GpuCountIsWhatAllocatableAdvertises) {
+  // Labelled 8 GPUs, 4 advertised (a GPU the plugin withdrew): Kubernetes schedules on 4.
+  const std::string fewer = temp_file("alloc-fewer.yaml", node_yaml("n", "nvidia.com/gpu: \"4\"", "", "8"));
+  EXPECT_EQ(import_inputs(inputs_of(fewer))["cluster"]["node_pools"][0]["gpus_per_node"], 4);
+  // More advertised than labelled: time-slicing the import was not told of.
+  const std::string more = temp_file("alloc-more.yaml", node_yaml("n", "nvidia.com/gpu: \"16\""));
+  EXPECT_EQ(import_error(inputs_of(more)),
+            more +
+                ": document 1, /status/allocatable/nvidia.com~1gpu: expected at most 4 (the 4 GPUs of its "
+                "nvidia.com/gpu.count label), found \"16\"; a node that advertises more devices than GPUs shares "
+                "them: give its device plugin config (--device-plugin-config)");
+  // Time-slicing with 4 replicas under the name nvidia.com/gpu: 12 devices are 3 GPUs, 13 none.
+  const std::string plugin = temp_file("alloc-plugin.yaml",
+                                       "version: v1\nsharing:\n  timeSlicing:\n    resources:\n"
+                                       "    - {name: nvidia.com/gpu, replicas: 4}\n");
+  const std::string shared = temp_file("alloc-shared.yaml", node_yaml("n", "nvidia.com/gpu: \"12\""));
+  EXPECT_EQ(import_inputs(inputs_of(shared, plugin))["cluster"]["node_pools"][0]["gpus_per_node"], 3);
+  const std::string odd = temp_file("alloc-odd.yaml", node_yaml("n", "nvidia.com/gpu: \"13\""));
+  EXPECT_EQ(import_error(inputs_of(odd, plugin)),
+            odd +
+                ": document 1, /status/allocatable/nvidia.com~1gpu: expected a multiple of 4 (each GPU advertised "
+                "times the 4 replicas of its device plugin config), found \"13\"");
+  // The renamed resource (nvidia.com/gpu.shared) is the one compared (timeslice-node.yaml: 16 = 4 x 4).
+  EXPECT_EQ(import_inputs(inputs_of(data("timeslice-node.yaml"),
+                                    data("timeslice-configmap.yaml")))["cluster"]["node_pools"][0]["gpus_per_node"],
+            4);
+}
+
+TEST(K8sImport, CordonedNodesAreLeftOutWithANote) {
+  const std::string nodes =
+      temp_file("cordoned.yaml", node_yaml("a", "nvidia.com/gpu: \"4\"") + "---\n" +
+                                     node_yaml("b", "nvidia.com/gpu: \"4\"", "{unschedulable: true}"));
+  K8sImportInputs inputs = inputs_of(nodes);
+  inputs.name = "imported";
+  const K8sImport imported = import_k8s(inputs, GpuCatalog::builtin());
+  EXPECT_EQ(imported.scenario["cluster"]["node_pools"][0]["nodes"], 1);
+  ASSERT_EQ(imported.notes.size(), 1u);
+  EXPECT_EQ(imported.notes[0], nodes +
+                                   ": document 2, /spec/unschedulable: Node \"b\" is cordoned, so Kubernetes "
+                                   "places no new pods on it: left out");
+  const std::string all = temp_file("all-cordoned.yaml", node_yaml("b", "", "{unschedulable: true}"));
+  EXPECT_EQ(import_error(inputs_of(all)),
+            all + ": expected a Node that takes pods, found only cordoned ones (spec.unschedulable)");
+}
+
+TEST(K8sImport, NodesWithTheSameNameAreRefused) {
+  const std::string list = temp_file("same-name-list.json",
+                                     R"({"kind": "List", "items": [
+        {"kind": "Node", "metadata": {"name": "a"}, "status": {"allocatable": {"cpu": "8", "memory": "8Gi"}}},
+        {"kind": "Node", "metadata": {"name": "a"}, "status": {"allocatable": {"cpu": "8", "memory": "8Gi"}}}]})");
+  EXPECT_EQ(import_error(inputs_of(list)), list +
+                                               ": document 1, /items/1/metadata/name: expected each Node once, found "
+                                               "\"a\" again (also document 1, /items/0)");
+  const std::string unnamed =
+      temp_file("unnamed-node.yaml", "kind: Node\nstatus: {allocatable: {cpu: \"8\", memory: 8Gi}}\n");
+  EXPECT_EQ(import_error(inputs_of(unnamed)),
+            unnamed + ": document 1, /metadata/name: expected the Node's name, found nothing");
+}
+
+TEST(K8sImport, ManifestsKubernetesRejectsAreRefused) {
+  const std::string nodes = data("two-nodes.json");
+  const auto error_of = [&](const std::string& name, const std::string& text) {
+    return import_error(inputs_of(nodes, "", "", {temp_file(name, text)}));
+  };
+  const std::string at = ": document 1, /spec/containers/0/resources/";
+  // Extended resources: a request equal to the limit, and a limit (Kubernetes docs, "Resource
+  // Management for Pods and Containers", Extended resources).
+  EXPECT_EQ(error_of("gpu-unequal.yaml", pod_yaml("p", "{requests: {nvidia.com/gpu: 1}, limits: {nvidia.com/gpu: 2}}")),
+            ::testing::TempDir() + "k8s_import_test_gpu-unequal.yaml" + at +
+                "requests/nvidia.com~1gpu: expected the same count as the limit (2): Kubernetes requires an extended "
+                "resource's request to equal its limit, found 1");
+  EXPECT_EQ(error_of("gpu-request-only.yaml", pod_yaml("p", "{requests: {nvidia.com/gpu: 1}}")),
+            ::testing::TempDir() + "k8s_import_test_gpu-request-only.yaml" + at +
+                "requests/nvidia.com~1gpu: expected the extended resource's limit as well (Kubernetes requires one; "
+                "the request defaults to it), found a request only");
+  EXPECT_EQ(error_of("cpu-over.yaml", pod_yaml("p", "{requests: {cpu: \"4\"}, limits: {cpu: \"2\"}}")),
+            ::testing::TempDir() + "k8s_import_test_cpu-over.yaml" + at +
+                "requests/cpu: expected at most the limit (\"2\"), as Kubernetes requires, found \"4\"");
+  // Equal request and limit, and a cpu request under its limit, are fine.
+  EXPECT_EQ(error_of("gpu-equal.yaml", pod_yaml("p",
+                                                "{requests: {nvidia.com/gpu: 2, cpu: 1}, "
+                                                "limits: {nvidia.com/gpu: \"2\", cpu: 2}}")),
+            "no error");
+  // YAML mappings have unique keys.
+  EXPECT_EQ(error_of("dup-key.yaml", pod_yaml("p", "{limits: {nvidia.com/gpu: 1, nvidia.com/gpu: 4}}")),
+            ::testing::TempDir() + "k8s_import_test_dup-key.yaml" +
+                ": line 6, column 45: expected each key once in a mapping (YAML requires unique keys), found "
+                "\"nvidia.com/gpu\" again");
+  // A name, or generateName to make one.
+  EXPECT_EQ(error_of("no-name.yaml", "kind: Pod\nspec: {containers: [{name: c}]}\n"),
+            ::testing::TempDir() + "k8s_import_test_no-name.yaml" +
+                ": document 1, /metadata/name: expected the Pod's name (metadata.name, or metadata.generateName), "
+                "found nothing");
+  EXPECT_EQ(error_of("no-class-name.yaml", "kind: PriorityClass\nvalue: 5\n"),
+            ::testing::TempDir() + "k8s_import_test_no-class-name.yaml" +
+                ": document 1, /metadata/name: expected the PriorityClass's name (metadata.name, or "
+                "metadata.generateName), found nothing");
+  const auto generated = import_inputs(inputs_of(nodes, "", "",
+                                                 {temp_file("generate-name.yaml",
+                                                            "kind: Pod\nmetadata: {generateName: train-}\n"
+                                                            "spec: {containers: [{name: c}]}\n")}));
+  EXPECT_EQ(generated["workload"]["jobs"][0]["name"], "train");
+  // A pod's priority is an int32.
+  EXPECT_EQ(error_of("priority.yaml", pod_yaml("p", "{}", "  priority: 3000000000\n")),
+            ::testing::TempDir() + "k8s_import_test_priority.yaml" +
+                ": document 1, /spec/priority: expected an integer priority (32-bit: -2147483648 to 2147483647), "
+                "found 3000000000");
+}
+
+// The error of `sharesim import k8s`, which also builds the scenario as `validate` does.
+std::string checked_import_error(const K8sImportInputs& inputs) {
+  try {
+    import_k8s_checked(inputs, GpuCatalog::builtin());
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(K8sImport, ErrorsFoundInTheScenarioNameTheManifestObject) {
+  // The scenario loader refuses HAMi memory without a device count; the error names the
+  // Deployment of document 2, not the scenario file that is never written.
+  const std::string pods = temp_file("scenario-error.yaml", pod_yaml("fine", "{limits: {nvidia.com/gpu: 1}}") +
+                                                                "---\nkind: Deployment\nmetadata: {name: web}\n"
+                                                                "spec:\n  template:\n    spec:\n      containers:\n"
+                                                                "      - {name: c, resources: {limits: "
+                                                                "{nvidia.com/gpumem: 4000}}}\n");
+  const std::string error = checked_import_error(inputs_of(data("two-nodes.json"), "", "", {pods}));
+  EXPECT_EQ(error.rfind(pods + ": document 2 (Deployment web), imported as /workload/jobs/1/request/limits: expected "
+                               "one device resource in \"limits\"",
+                        0),
+            0u)
+      << error;
+  // List items name their place in the document; node pools name their first Node.
+  const std::string list = temp_file("scenario-error-list.json", R"({"kind": "List", "items": [
+      {"kind": "Pod", "metadata": {"name": "a"}, "spec": {"containers": [{"name": "c"}]}},
+      {"kind": "Pod", "metadata": {"name": "b"}, "spec": {"containers": [
+        {"name": "c", "resources": {"limits": {"nvidia.com/gpumem": 1}}}]}}]})");
+  const std::string item = checked_import_error(inputs_of(data("two-nodes.json"), "", "", {list}));
+  EXPECT_EQ(item.rfind(list + ": document 1, /items/1 (Pod b), imported as /workload/jobs/1/request/limits: ", 0), 0u)
+      << item;
+  const std::string mig = temp_file("bad-layout.yaml",
+                                    "kind: Node\nmetadata:\n  name: m\n  labels:\n"
+                                    "    nvidia.com/gpu.product: NVIDIA-A100-SXM4-80GB\n"
+                                    "    nvidia.com/gpu.count: \"8\"\n"
+                                    "    nvidia.com/mig.config: all-9g.99gb\n"
+                                    "status: {allocatable: {cpu: \"128\", memory: 1Ti}}\n");
+  const std::string layout = checked_import_error(inputs_of(mig, data("mig-plugin-config.yaml")));
+  EXPECT_EQ(layout.rfind(mig + ": document 1 (Node m), imported as /cluster/node_pools/0/sharing/layout: unknown MIG "
+                               "layout \"all-9g.99gb\"",
+                         0),
+            0u)
+      << layout;
+  // Found by the loader inside import_k8s: a demand annotation out of range.
+  const std::string demand = temp_file("scenario-error-demand.yaml",
+                                       "kind: Pod\nmetadata: {name: d, annotations: {sharesim.io/sm: \"5\"}}\n"
+                                       "spec: {containers: [{name: c}]}\n");
+  const std::string loader = import_error(inputs_of(data("two-nodes.json"), "", "", {demand}));
+  EXPECT_EQ(loader.rfind(demand + ": document 1 (Pod d), imported as /workload/jobs/0/request/demand/sm: ", 0), 0u)
+      << loader;
+  // Not from one object (an override): the scenario, said not to be written.
+  K8sImportInputs set = inputs_of(data("two-nodes.json"));
+  set.name = "imported";
+  set.overrides.push_back(parse_override("scheduler.queue=bogus"));
+  EXPECT_EQ(checked_import_error(set).rfind("imported.json (imported, not written): /scheduler/queue: ", 0), 0u)
+      << checked_import_error(set);
+}
+
+TEST(K8sImport, DocumentThatIsNotAMappingIsLocated) {
+  const std::string list = temp_file("list-doc.yaml", "- a\n- b\n");
+  const std::string scalar = temp_file("scalar-doc.yaml", "hello\n");
+  EXPECT_EQ(import_error(inputs_of(data("two-nodes.json"), "", "", {list})),
+            list + ": document 1, /: expected a mapping (a Kubernetes object), found a list");
+  EXPECT_EQ(import_error(inputs_of(data("two-nodes.json"), "", "", {scalar})),
+            scalar + ": document 1, /: expected a mapping (a Kubernetes object), found \"hello\"");
+  EXPECT_EQ(import_error(inputs_of(list)), list + ": document 1, /: expected a mapping (a Node), found a list");
+}
+
+TEST(K8sImport, YamlMergeKeysAreExpanded) {
+  const auto value = [](const std::string& text) { return parse_manifest_text(text, "m.yaml").at(0).value.dump(); };
+  // The mapping's own keys win, then the merged mappings' in order (https://yaml.org/type/merge.html).
+  EXPECT_EQ(value("a: &a {x: 1, y: 1}\nb: &b {y: 2, z: 2}\nc:\n  <<: [*a, *b]\n  x: 3\n"),
+            R"({"a":{"x":1,"y":1},"b":{"y":2,"z":2},"c":{"x":3,"y":1,"z":2}})");
+  EXPECT_EQ(value("kind: Pod\nmetadata: {name: m}\nspec:\n  containers:\n  - name: c\n    resources:\n"
+                  "      limits: &l {nvidia.com/gpu: 1}\n      requests:\n        <<: *l\n        cpu: 2\n"),
+            R"({"kind":"Pod","metadata":{"name":"m"},"spec":{"containers":[{"name":"c","resources":{"limits":)"
+            R"({"nvidia.com/gpu":1},"requests":{"cpu":2,"nvidia.com/gpu":1}}}]}})");
+  // A quoted "<<" is an ordinary key.
+  EXPECT_EQ(value("\"<<\": 1\n"), R"({"<<":1})");
+  const auto problem = [](const std::string& text) {
+    try {
+      parse_manifest_text(text, "m.yaml");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(problem("a:\n  <<: 5\n"),
+            "m.yaml: line 2, column 7: expected a mapping or a list of mappings to merge (\"<<\"), found a scalar");
 }
 
 }  // namespace
