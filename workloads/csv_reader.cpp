@@ -13,7 +13,7 @@
 
 namespace sharesim {
 void strip_byte_order_mark(std::string& line) {
-  if (line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
+  if (std::string_view(line).substr(0, kByteOrderMark.size()) == kByteOrderMark) line.erase(0, kByteOrderMark.size());
 }
 
 CsvReader::CsvReader(const std::string& path, const std::vector<std::string>& required)

@@ -14,6 +14,7 @@ namespace sharesim {
 
 // Spreadsheet programs and editors save text as UTF-8 with a byte order mark, which would
 // otherwise become part of the first line's first field: removes it from a file's first line.
+inline constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 void strip_byte_order_mark(std::string& line);
 
 class CsvReader {

@@ -49,8 +49,10 @@ bool OpenbTraceReader::next(TraceRecord& out) {
   std::optional<std::int64_t> leave = row.deletion_time;
   if (end_ && (!leave || *leave * kSecond > *end_)) leave = *end_ / kSecond;
   if (!leave) {
+    const std::string found = pods_.has_column("deletion_time") ? quote(pods_.field("deletion_time"))
+                                                                : std::string("no deletion_time column");
     throw InputError(path(), at + ", column deletion_time",
-                     "expected a deletion time (or a trace \"end\" to cut running pods at), found \"\"");
+                     "expected a deletion time (or a trace \"end\" to cut running pods at), found " + found);
   }
   if (*leave < row.creation_time) {
     throw InputError(path(), at + ", column deletion_time",

@@ -3,16 +3,24 @@
 #include <cerrno>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "sim/core/checked_conversion.h"
 #include "sim/input/error_text.h"
 #include "sim/input/input_error.h"
 #include "sim/input/json_reader.h"
+#include "workloads/csv_reader.h"
 
 namespace sharesim {
 
 PhillyTraceReader::PhillyTraceReader(const std::string& path) : path_(path), file_((require_regular_file(path), path)) {
   if (!file_) throw InputError(path, "", std::string("cannot read file: ") + std::strerror(errno));
+  // A file saved with a byte order mark (as the CSV readers allow, csv_reader.h) starts after it.
+  char head[kByteOrderMark.size()];
+  std::streambuf* buffer = file_.rdbuf();
+  if (buffer->sgetn(head, sizeof head) != sizeof head || std::string_view(head, sizeof head) != kByteOrderMark) {
+    buffer->pubseekpos(0);
+  }
 }
 
 bool PhillyTraceReader::next_object(std::string& text, std::size_t& line) {

@@ -1,5 +1,7 @@
 #include "workloads/stream_generator.h"
 
+#include <utility>
+
 #include "workloads/arrival_scaling.h"
 
 namespace sharesim {
@@ -11,6 +13,7 @@ StreamGenerator::StreamGenerator(StreamGeneratorConfig config, RandomStream arri
 }
 
 bool StreamGenerator::next(JobSpec& out) {
+  if (config_.on_first_read) std::exchange(config_.on_first_read, nullptr)();
   if (config_.count && emitted_ >= *config_.count) return false;
   SimTime offset = seconds_to_time(config_.arrivals->next_s(arrivals_));
   if (offset < kTimeNever) offset = scale_offset(offset, config_.time_scale);

@@ -3,6 +3,7 @@
 // shape, a weighted mix of shapes (job_mix.h) or a shape resampled from a trace
 // (bootstrap_generator.h). Plain Poisson generators with one shape use PoissonGenerator,
 // whose random draws this class repeats, so both give the same jobs for the same seed.
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -25,6 +26,11 @@ struct StreamGeneratorConfig {
   std::unique_ptr<ArrivalProcess> arrivals;
   std::vector<MixEntry> mix;       // non-empty: draw the class of each job
   std::vector<JobSample> samples;  // non-empty: bootstrap from a trace
+  // Called once, at the first next(): gives the resampled trace's warnings (skipped rows) then,
+  // though the trace was read when the generator was built. validate and generate build the
+  // run's sources and then their own; only the sources that are read speak, as a trace source
+  // that is never read stays quiet (trace_import.cpp).
+  std::function<void()> on_first_read;
 };
 
 class StreamGenerator final : public JobSource {

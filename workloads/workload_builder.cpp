@@ -349,7 +349,8 @@ std::unique_ptr<JobSource> make_generator(const nlohmann::json& spec, std::size_
     WorkloadContext trace_context(trace_shapes, trace_origins, context.resource_names, context.catalog,
                                   context.per_device_rules, context.scenario_file, context.base_dir, context.seed);
     trace_context.capacity_check = context.capacity_check;
-    trace_context.report = context.report;
+    std::vector<std::string> notes;  // given when the generator is first read, not now
+    trace_context.report = [&notes](const std::string& text) { notes.push_back(text); };
     for (const char* key : {"time_scale", "load_factor"}) {
       if (spec.at("resample").contains(key)) {
         throw InputError(context.scenario_file, pointer + "/resample/" + key,
@@ -360,6 +361,11 @@ std::unique_ptr<JobSource> make_generator(const nlohmann::json& spec, std::size_
     }
     const std::unique_ptr<JobSource> trace = make_trace(spec.at("resample"), trace_context, pointer + "/resample");
     config.samples = read_job_samples(*trace);
+    if (!notes.empty()) {
+      config.on_first_read = [&context, notes] {
+        for (const std::string& note : notes) context.note(note);
+      };
+    }
     if (config.samples.empty()) {
       throw InputError(context.scenario_file, pointer + "/resample/path", "expected a trace with jobs, found none");
     }

@@ -53,6 +53,8 @@ constexpr std::array<FieldRule, 15> kEntryFields = {{
     {"gpu_hour_usd", true},  // optional: the only field an entry may leave out
 }};
 constexpr std::string_view kSourceKey = "source";
+// The most GPU instances a MIG GPU has (NVIDIA MIG User Guide, "Supported GPUs").
+constexpr std::int64_t kMigMostInstances = 7;
 
 bool is_entry_field(std::string_view key) {
   return std::any_of(kEntryFields.begin(), kEntryFields.end(), [&](const FieldRule& rule) { return rule.name == key; });
@@ -205,10 +207,14 @@ GpuModel read_model(const std::string& origin, const std::string& pointer, const
   model.mps_max_clients = reader.positive_integer("mps_max_clients");
   model.mig_supported = reader.flag("mig_supported");
   model.mig_max_instances = reader.non_negative_integer("mig_max_instances");
-  // The MIG policy sizes its slices from mig_max_instances, so the flag and the count must agree.
-  if (model.mig_supported && model.mig_max_instances == 0) {
+  // The MIG policy sizes its slices from mig_max_instances, so the flag and the count must agree,
+  // and the count must be one MIG can have: the NVIDIA MIG User Guide ("Supported GPUs") gives at
+  // most seven GPU instances on every MIG GPU (A100, H100, H200, ...).
+  if (model.mig_supported && (model.mig_max_instances < 1 || model.mig_max_instances > kMigMostInstances)) {
     reader.fail(reader.field_pointer("mig_max_instances"),
-                "expected a positive integer when mig_supported is true, found 0");
+                "expected an integer from 1 to " + std::to_string(kMigMostInstances) +
+                    " when mig_supported is true (a MIG GPU has at most " + std::to_string(kMigMostInstances) +
+                    " instances, NVIDIA MIG User Guide), found " + std::to_string(model.mig_max_instances));
   }
   if (!model.mig_supported && model.mig_max_instances != 0) {
     reader.fail(reader.field_pointer("mig_max_instances"),

@@ -36,8 +36,11 @@ void TimeseriesSampler::on_sample() {
 }
 
 void TimeseriesSampler::finish(SimTime end) {
-  while (!samples_.empty() && samples_.back().time > end) samples_.pop_back();
-  if (samples_.empty() || samples_.back().time != end) samples_.push_back(sample_at(end));
+  // A sample taken at `end` itself is taken again: it ran in insertion order among that
+  // instant's events, before those scheduled after it (the placements of jobs arriving then,
+  // say), and the last row is the state at the end.
+  while (!samples_.empty() && samples_.back().time >= end) samples_.pop_back();
+  samples_.push_back(sample_at(end));
 }
 
 }  // namespace sharesim

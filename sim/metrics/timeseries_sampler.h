@@ -29,8 +29,8 @@ class TimeseriesSampler {
 
   // Takes the first sample now; call right after ClusterRuntime::start.
   void start(SimTime interval);
-  // Drops the samples taken after `end` and takes a last one at `end` (after
-  // ClusterRuntime::finish).
+  // Drops the samples taken at or after `end` and takes a last one at `end`, the state once
+  // every event at `end` has run (call after ClusterRuntime::finish).
   void finish(SimTime end);
   const std::vector<TimeseriesSample>& samples() const { return samples_; }
 

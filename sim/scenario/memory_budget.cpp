@@ -25,6 +25,18 @@ std::string gib_text(double bytes) {
   return text;
 }
 
+// Pods per job of a generator or job list entry: its `pods`, or the mean over its mix's
+// entries weighted as they are drawn (a resampled trace's are not known before reading it).
+double pods_per_job(const Json& owner) {
+  if (!owner.contains("mix")) return owner.value("pods", 1.0);
+  double weight = 0, pods = 0;
+  for (const Json& entry : owner["mix"]) {
+    weight += entry["weight"].get<double>();
+    pods += entry["weight"].get<double>() * entry.value("pods", 1.0);
+  }
+  return weight > 0 ? pods / weight : 1;
+}
+
 }  // namespace
 
 MemoryEstimate estimate_memory(const Json& document) {
@@ -43,6 +55,11 @@ MemoryEstimate estimate_memory(const Json& document) {
     estimate.gpus += gpus;
     consider(gpus * kBytesPerGpu, pointer_append("/cluster/node_pools", i) + "/nodes");
   }
+  // A job's first pod is in kBytesPerJob; a gang's others cost kBytesPerExtraPod each.
+  const auto add_pods = [&](double jobs, double pods_per_job, const std::string& pointer) {
+    estimate.pods += jobs * pods_per_job;
+    consider(jobs * (pods_per_job - 1) * kBytesPerExtraPod, pointer);
+  };
   const double until_s = seconds_at(document, "until", -1);
   const bool event_log = document.contains("output") && document["output"].value("event_log", false);
   const double per_job = kBytesPerJob + (event_log ? kBytesPerLoggedJob : 0);
@@ -77,6 +94,7 @@ MemoryEstimate estimate_memory(const Json& document) {
       }
       estimate.jobs += jobs;
       consider(jobs * per_job, pointer + (generator.contains("count") ? "/count" : "/until"));
+      add_pods(jobs, pods_per_job(generator), pointer + (generator.contains("mix") ? "/mix" : "/pods"));
     }
   }
   if (workload.contains("jobs")) {
@@ -86,6 +104,7 @@ MemoryEstimate estimate_memory(const Json& document) {
       estimate.jobs += replicas;
       consider(replicas * per_job,
                pointer_append("/workload/jobs", i) + (jobs[i].contains("replicas") ? "/replicas" : ""));
+      add_pods(replicas, pods_per_job(jobs[i]), pointer_append("/workload/jobs", i) + "/pods");
     }
   }
   if (document.contains("output") && until_s > 0) {
@@ -104,8 +123,8 @@ void check_memory_budget(const Json& document, const std::string& origin) {
   const double limit_bytes = limit_gib * 1024.0 * 1024.0 * 1024.0;
   if (estimate.bytes <= limit_bytes) return;
   char counts[160];
-  std::snprintf(counts, sizeof counts, "%.3g GPUs, %.3g jobs, %.3g time-series samples", estimate.gpus, estimate.jobs,
-                estimate.samples);
+  std::snprintf(counts, sizeof counts, "%.3g GPUs, %.3g jobs of %.3g pods, %.3g time-series samples", estimate.gpus,
+                estimate.jobs, estimate.pods, estimate.samples);
   throw InputError(origin, estimate.largest_pointer,
                    "this scenario needs about " + gib_text(estimate.bytes) + " of memory (" + counts +
                        "), more than the memory limit of " + gib_text(limit_bytes) +

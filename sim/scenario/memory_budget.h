@@ -16,6 +16,7 @@ namespace sharesim {
 // differ in one count only (docs/reliability.md "Memory budget", where the runs are listed).
 inline constexpr double kBytesPerGpu = 700;        // node and GPU model, policy, usage counters
 inline constexpr double kBytesPerJob = 360;        // job record, pod, its row while outputs are written
+inline constexpr double kBytesPerExtraPod = 100;   // each pod of a gang beyond its first: placement, row text
 inline constexpr double kBytesPerSample = 64;      // one time-series sample (TimeseriesSample)
 inline constexpr double kBytesPerLoggedJob = 160;  // event-log lines of one job (held until written)
 inline constexpr double kDefaultMemoryLimitGib = 32;
@@ -23,6 +24,7 @@ inline constexpr double kDefaultMemoryLimitGib = 32;
 struct MemoryEstimate {
   double gpus = 0;
   double jobs = 0;     // jobs the generators and the job list submit; traces are not counted
+  double pods = 0;     // their pods (a gang's pods each cost memory: kBytesPerExtraPod)
   double samples = 0;  // time-series samples, when `until` and `timeseries_interval` bound them
   double bytes = 0;
   std::string largest_pointer;  // the key that drives the largest part, for the error message

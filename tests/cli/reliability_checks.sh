@@ -14,6 +14,7 @@ for name in hang-mmpp-allzero:/workload/generators/0/arrival/states \
   hang-mmpp-zero-stay:/workload/generators/0/arrival/states/0/mean_stay \
   internal-error-1e400:/workload/generators/0/arrival/rate_per_s \
   mem-nodes-1e12:"/cluster/node_pools/0/nodes: this scenario needs about" \
+  mem-gang-zero-request-pods:"/workload/jobs/0/pods: this scenario needs about 400 GiB" \
   mem-timeseries-1ns:/output/timeseries_interval \
   silent-cost-null:/cost/gpu_hour \
   silent-duration-clamp-unreplayable:/workload/generators/0/duration/mean_s \
@@ -26,6 +27,12 @@ expect_bad_input "reliability: a memory refusal names its override" "$tmp/rel-me
   run "$rel/mem-nodes-1e12.json" -o "$tmp/rel-mem"
 expect_bad_input "reliability: validate refuses the oversized scenario too" "" "needs about" \
   validate "$rel/mem-nodes-1e12.json"
+expect_bad_input "reliability: validate refuses a gang of 4294967295 pods asking for nothing" "" \
+  "/workload/jobs/0/pods: this scenario needs about 400 GiB" validate "$rel/mem-gang-zero-request-pods.json"
+sed 's/4294967295/4294967296/' "$rel/mem-gang-zero-request-pods.json" >gang-past-uint32.json
+expect_bad_input "reliability: a pod count past what a job holds is refused, not wrapped to 0" "" \
+  "gang-past-uint32.json: /workload/jobs/0/pods: expected an integer from 1 to 4294967295, found 4294967296" \
+  validate gang-past-uint32.json --set memory_limit_gib=1000
 expect_bad_input "reliability: a calibration profile with 1e400 is located" "" \
   "internal-error-calib-profile-1e400.json: /timeslice/default_slice_ns/value: expected a number within the range" \
   validate "$rel/internal-error-calib-profile-1e400.json"
@@ -44,6 +51,12 @@ done
 expect_bad_input "reliability: an openb deletion time past 2262 in a run" "$tmp/rel-ob" \
   "column deletion_time: expected an integer from 0 to 9223372036" \
   run "$rel/ub-openb-deletion-overflow-scenario.json" -o "$tmp/rel-ob"
+# pandas writes a missing deletion_time as "nan": the error names what was found, not "".
+printf 'name,cpu_milli,memory_mib,num_gpu,gpu_milli,creation_time,deletion_time\np0,1000,1024,1,500,10,nan\n' \
+  >openb-nan-deletion.csv
+expect_bad_input "reliability: an openb deletion_time of nan is named as found" "" \
+  'openb-nan-deletion.csv: line 2, column deletion_time: expected a deletion time (or a trace "end" to cut running pods at), found "nan"' \
+  trace stats --format openb openb-nan-deletion.csv
 
 # Smaller defects of issue 18.
 expect_bad_input "reliability: -o '' is an error, not the default directory" "" "empty name" \
@@ -61,6 +74,10 @@ check "reliability: a UTF-8 byte order mark before a CSV header is ignored" \
 printf '\xef\xbb\xbf' >"$tmp/bom.trace" && cat "$src/tests/data/traces/gavel_small.trace" >>"$tmp/bom.trace"
 check "reliability: a UTF-8 byte order mark before a Gavel trace's first job is ignored" \
   succeeds trace stats --format gavel "$tmp/bom.trace" --throughputs "$src/tests/data/traces/gavel_throughputs.json"
+printf '\xef\xbb\xbf' >"$tmp/bom.json" && cat "$src/tests/data/traces/philly_small.json" >>"$tmp/bom.json"
+check "reliability: a UTF-8 byte order mark before a Philly trace's array is ignored" \
+  succeeds trace stats --format philly "$tmp/bom.json"
+check "reliability: ... and its 3 jobs are read" grep -q '^jobs        3 ' "$tmp/stdout"
 
 # ---- 2. the output set ------------------------------------------------------------------
 
@@ -167,6 +184,28 @@ cat >helios-sorted.json <<JSON
 JSON
 check "reliability: validate with sort and skip_bad_rows" succeeds validate helios-sorted.json
 check "reliability: ... warns about the skipped rows once" test "$(grep -c 'bad rows of 7' "$tmp/stderr")" = 1
+
+# A resampled trace is read when its generator is built, and validate and generate build the
+# workload twice (the run's, then their own): its skipped rows are still reported once.
+cat >helios-resample.json <<JSON
+{ "name": "helios-resample",
+  "cluster": { "node_pools": [ { "name": "v100", "nodes": 2, "gpu": "V100-32GB", "gpus_per_node": 8,
+    "cpu_milli": 64000, "memory_mib": 262144 } ] },
+  "workload": { "generators": [ { "name": "r", "kind": "training", "count": 5,
+    "arrival": { "process": "poisson", "rate_per_s": 0.05 },
+    "resample": { "format": "helios", "path": "$src/tests/data/traces/helios_bad.csv", "skip_bad_rows": true } } ] } }
+JSON
+check "reliability: validate with a resampled trace and skip_bad_rows" succeeds validate helios-resample.json
+check "reliability: ... warns about the resampled trace's skipped rows once" \
+  test "$(grep -c 'bad rows of 7' "$tmp/stderr")" = 1
+check "reliability: generate with a resampled trace and skip_bad_rows" \
+  succeeds generate helios-resample.json -o "$tmp/helios-resample.csv"
+check "reliability: ... warns about the resampled trace's skipped rows once" \
+  test "$(grep -c 'bad rows of 7' "$tmp/stderr")" = 1
+check "reliability: run with a resampled trace and skip_bad_rows" \
+  succeeds run -q -o "$tmp/out-helios-resample" helios-resample.json
+check "reliability: ... warns about the resampled trace's skipped rows once" \
+  test "$(grep -c 'bad rows of 7' "$tmp/stderr")" = 1
 
 # A misspelt optional openb column is an error, not a silently dropped GPU-model constraint.
 sed '1s/gpu_spec/gpu_spc/' "$src/tests/data/traces/openb_small.csv" >openb-misspelt.csv

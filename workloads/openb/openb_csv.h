@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "workloads/csv_reader.h"
@@ -82,6 +83,10 @@ class OpenbPodReader {
   const std::string& path() const { return csv_.path(); }
   // Whether the file has creation_time (and so can be replayed in time).
   bool has_times() const { return has_times_; }
+  // The current row's field as written ("nan" for a missing value in some versions of the
+  // trace): for errors about what was found. field() needs the column to be there.
+  bool has_column(std::string_view column) const { return csv_.has_column(column); }
+  const std::string& field(std::string_view column) const { return csv_.field(column); }
 
  private:
   CsvReader csv_;

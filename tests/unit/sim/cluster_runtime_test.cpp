@@ -166,5 +166,21 @@ TEST(RuntimeCollectors, EventLogAndSamplerRecordTheRunWithoutChangingIt) {
   EXPECT_EQ(completed, (std::vector<std::uint64_t>{0, 0, 0, 1, 2}));
 }
 
+TEST(RuntimeCollectors, TheLastSampleIsTheStateAtTheEndAfterEveryEventThen) {
+  // Three jobs arrive at 0 and a run stops at 0 (`until` 0 s): the sample the sampler took at 0
+  // ran before the placements of that instant, so the last row is taken again at the end.
+  StubRun run(3, 3, {job_at(0, 10 * kSecond, 0), job_at(0, 10 * kSecond, 1), job_at(0, 10 * kSecond, 2)});
+  TimeseriesSampler sampler(run.sim, *run.runtime);
+  sampler.start(kSecond);
+  run.sim.run(0);
+  run.runtime->finish(0);
+  sampler.finish(0);
+  ASSERT_EQ(sampler.samples().size(), 1u);
+  EXPECT_EQ(sampler.samples().back().time, 0);
+  EXPECT_EQ(sampler.samples().back().pending, run.scheduler.pending().size());
+  EXPECT_EQ(sampler.samples().back().counters.running, 3u);
+  EXPECT_EQ(sampler.samples().back().counters.running, run.runtime->counters().running);
+}
+
 }  // namespace
 }  // namespace sharesim

@@ -284,6 +284,23 @@ TEST(GpuCatalogErrors, MigFlagAndCountDisagree) {
   EXPECT_EQ(error.problem(), "expected 0 when mig_supported is false, found 7");
 }
 
+TEST(GpuCatalogErrors, MigCountOutsideWhatMigAllows) {
+  // NVIDIA MIG User Guide: at most seven GPU instances on a MIG GPU.
+  for (const int count : {0, 8, 99}) {
+    ordered_json document = minimal_catalog();
+    document["gpus"][0]["mig_max_instances"] = count;
+    const InputError error = error_for(document);
+    EXPECT_EQ(error.where(), "/gpus/0/mig_max_instances");
+    EXPECT_EQ(error.problem(),
+              "expected an integer from 1 to 7 when mig_supported is true (a MIG GPU has at most 7 instances, NVIDIA "
+              "MIG User Guide), found " +
+                  std::to_string(count));
+  }
+  ordered_json document = minimal_catalog();
+  document["gpus"][0]["mig_max_instances"] = 4;  // A30: up to 4 instances
+  EXPECT_NO_THROW(GpuCatalog::parse(document.dump(), "test.json"));
+}
+
 TEST(GpuCatalogErrors, FieldWithoutSource) {
   ordered_json document = minimal_catalog();
   document["gpus"][0]["source"].erase("sm_count");

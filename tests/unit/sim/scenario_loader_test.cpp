@@ -246,6 +246,23 @@ TEST(ScenarioErrors, GangLargerThanTheCluster) {
                "a job's 5 pods must run together, but the whole cluster can hold at most 4 of them at once");
 }
 
+TEST(ScenarioErrors, ScenarioOrGeneratorNameWithAControlCharacter) {
+  // Jobs are named after their generator, and the CSV outputs and the report's plots hold one
+  // row or label a line.
+  for (const char* name : {"a\nb", "a\rb", "a\tb", "a\x1f", "a\x7f"}) {
+    const InputError error = rejection_of([&](ordered_json& d) { d["workload"]["generators"][0]["name"] = name; });
+    expect_error(
+        error, kOrigin, "/workload/generators/0/name",
+        "expected a name without control characters (line breaks, tabs, ...), found " + ordered_json(name).dump());
+  }
+  expect_error(rejection_of([](ordered_json& d) { d["name"] = "two\nlines"; }), kOrigin, "/name",
+               "expected a name without control characters (line breaks, tabs, ...), found \"two\\nlines\"");
+  ordered_json document = valid_document();
+  document["workload"]["generators"][0]["name"] = "Philly mix_1 \u00e9";  // free text otherwise
+  document["name"] = "It's \"mine\", 2";
+  EXPECT_NO_THROW(load(document));
+}
+
 TEST(ScenarioErrors, GpuProductMustBeInTheCatalogAndInAPool) {
   expect_error(rejection_of([](ordered_json& d) { d["workload"]["generators"][0]["request"]["gpu_product"] = "H100"; }),
                kOrigin, "/workload/generators/0/request/gpu_product",
