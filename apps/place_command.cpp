@@ -30,7 +30,8 @@ struct PlaceCommands {
   std::string nodes, pods, pods_dir, policy, output;
   std::string seed = "42";
   std::string inflation = "1.3";
-  std::string traces, policies, seeds = "42-51", jobs;
+  std::optional<std::string> traces, policies;  // set when given, even empty (an error)
+  std::string seeds = "42-51", jobs;
   bool bench = false, quiet = false, no_plot = false;
 };
 
@@ -130,7 +131,12 @@ int run_sweep_command(const PlaceCommands& c) {
   SweepSpec spec;
   spec.nodes_path = c.nodes;
   spec.pods_dir = c.pods_dir;
-  spec.traces = c.traces.empty() ? fragmentation_sweep_traces() : split_list(c.traces);
+  // Given empty, a list ran everything, as if it had been left out.
+  if (c.traces && c.traces->empty()) throw InputError("--traces", "", "expected trace names, found an empty list");
+  if (c.policies && c.policies->empty()) {
+    throw InputError("--policies", "", "expected policy names, found an empty list");
+  }
+  spec.traces = c.traces ? split_list(*c.traces) : fragmentation_sweep_traces();
   for (std::size_t i = 0; i < spec.traces.size(); ++i) {
     const std::string& trace = spec.traces[i];
     if (trace.empty() || trace.find_first_of("/\\ ") != std::string::npos) {
@@ -139,16 +145,21 @@ int run_sweep_command(const PlaceCommands& c) {
     // Listed twice, a trace ran twice and sweep.csv held its rows twice.
     if (listed_before(spec.traces, i)) throw InputError("--traces", "", "trace " + quote(trace) + " is listed twice");
   }
-  if (c.policies.empty()) {
+  if (!c.policies) {
     for (const std::string& name : placement_experiment_policy_names()) {
       if (name == "gpuclustering-milli") continue;  // a variant, not one of the paper's six
       spec.policies.push_back(*parse_placement_experiment_policy(name));
     }
   } else {
-    const std::vector<std::string> names = split_list(c.policies);
-    for (std::size_t i = 0; i < names.size(); ++i) {
-      if (listed_before(names, i)) throw InputError("--policies", "", "policy " + quote(names[i]) + " is listed twice");
-      spec.policies.push_back(parse_policy("--policies", names[i]));
+    // Compared by the policy each name means: "best-fit" and "bestfit" are one policy, which
+    // ran twice and doubled sweep.csv's rows.
+    std::vector<std::string> canonical;
+    for (const std::string& name : split_list(*c.policies)) {
+      spec.policies.push_back(parse_policy("--policies", name));
+      canonical.emplace_back(policy_name(spec.policies.back()));
+      if (listed_before(canonical, canonical.size() - 1)) {
+        throw InputError("--policies", "", "policy " + quote(canonical.back()) + " is listed twice (as " + quote(name) + ")");
+      }
     }
   }
   spec.seeds = parse_seeds(c.seeds);

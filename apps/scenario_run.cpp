@@ -33,17 +33,31 @@ ScenarioCluster build_scenario_cluster(const Scenario& scenario, const GpuCatalo
 }
 
 ScenarioCounts check_scenario_builds(const Scenario& scenario, const GpuCatalog& catalog) {
-  if (scenario.workload.is_null()) {
-    const ScenarioCluster built = build_scenario_cluster(scenario, catalog);
-    return {built.cluster->nodes().size(), built.cluster->gpus().size(), 0};
+  try {
+    if (scenario.workload.is_null()) {
+      const ScenarioCluster built = build_scenario_cluster(scenario, catalog);
+      return {built.cluster->nodes().size(), built.cluster->gpus().size(), 0};
+    }
+    const ScenarioRun run(scenario, catalog);
+    StandaloneWorkload workload(scenario, catalog, registered_per_device_resources(), &run.cluster());
+    const std::size_t jobs = workload.read_all();
+    return {run.cluster().nodes().size(), run.cluster().gpus().size(), jobs};
+  } catch (const InputError& e) {
+    throw with_override_source(e, scenario);
   }
-  const ScenarioRun run(scenario, catalog);
-  StandaloneWorkload workload(scenario, catalog, registered_per_device_resources(), &run.cluster());
-  const std::size_t jobs = workload.read_all();
-  return {run.cluster().nodes().size(), run.cluster().gpus().size(), jobs};
 }
 
 ScenarioRun::ScenarioRun(const Scenario& scenario, const GpuCatalog& catalog) : scenario_(scenario) {
+  try {
+    build(catalog);
+  } catch (const InputError& e) {
+    // The policies, the calibration overrides and the workload are checked here, after the
+    // loader: a bad value an override set is said to come from it, as the loader says.
+    throw with_override_source(e, scenario_);
+  }
+}
+
+void ScenarioRun::build(const GpuCatalog& catalog) {
   if (scenario_.workload.is_null()) {
     throw InputError(scenario_.file, kTopLevelWhere,
                      "missing key \"workload\": only describe-nodes reads a cluster-only scenario");

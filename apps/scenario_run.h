@@ -85,6 +85,7 @@ class ScenarioRun {
   void write_outputs(OutputSet& set, const std::string& prefix, unsigned threads = 1);
 
  private:
+  void build(const GpuCatalog& catalog);  // the constructor's work: cluster, workload sources, scheduler, runtime, collectors
   Scenario scenario_;
   ShapeTable shapes_;
   std::vector<JobOrigin> origins_;

@@ -25,19 +25,24 @@ class SizeEvaluator {
   const SizeEvaluation& evaluate(std::int64_t nodes) {
     const auto known = cache_.find(nodes);
     if (known != cache_.end()) return known->second;
+    SizeEvaluation evaluation;
+    evaluation.nodes = nodes;
     std::vector<Scenario> scenarios;
-    for (std::uint64_t seed : request_.seeds) {
-      std::vector<Override> overrides = request_.sets;
-      overrides.push_back(
-          {"cluster.node_pools." + std::to_string(pool_index_) + ".nodes", std::to_string(nodes), "the size search"});
-      overrides.push_back({"seed", std::to_string(seed), "--seeds"});
-      Scenario scenario = load_scenario_file(request_.scenario_path, catalog_, overrides);
-      if (!variant_.empty()) {
-        const SharingVariant variant = sharing_variant(scenario, variant_);
-        scenario = apply_sharing_variant(scenario, variant);
+    const bool loaded = holds_workload(nodes, evaluation, [&] {
+      for (std::uint64_t seed : request_.seeds) {
+        std::vector<Override> overrides = request_.sets;
+        overrides.push_back({"cluster.node_pools." + std::to_string(pool_index_) + ".nodes", std::to_string(nodes),
+                             "the size search"});
+        overrides.push_back({"seed", std::to_string(seed), "--seeds"});
+        Scenario scenario = load_scenario_file(request_.scenario_path, catalog_, overrides);
+        if (!variant_.empty()) {
+          const SharingVariant variant = sharing_variant(scenario, variant_);
+          scenario = apply_sharing_variant(scenario, variant);
+        }
+        scenarios.push_back(std::move(scenario));
       }
-      scenarios.push_back(std::move(scenario));
-    }
+    });
+    if (!loaded) return remember(std::move(evaluation));
     std::vector<PooledRun> runs;
     for (const Scenario& scenario : scenarios) {
       runs.push_back({&scenario, sweep_run_dir(request_.output_dir, sweep_run_id(scenario))});
@@ -45,7 +50,9 @@ class SizeEvaluator {
     if (!targets_checked_) {
       // The first run alone, so that a --target naming no metric is said before the others run
       // (run_pool below finds it finished).
-      run_pool({runs.front()}, catalog_, 1);
+      if (!holds_workload(nodes, evaluation, [&] { run_pool({runs.front()}, catalog_, 1); })) {
+        return remember(std::move(evaluation));
+      }
       const nlohmann::ordered_json summary = read_run_summary(runs.front().dir);
       for (const SizeTarget& target : request_.targets) {
         const std::string problem = metric_path_problem(summary, runs.front().dir, target.metric);
@@ -53,9 +60,9 @@ class SizeEvaluator {
       }
       targets_checked_ = true;
     }
-    run_pool(runs, catalog_, request_.threads, progress_);
-    SizeEvaluation evaluation;
-    evaluation.nodes = nodes;
+    if (!holds_workload(nodes, evaluation, [&] { run_pool(runs, catalog_, request_.threads, progress_); })) {
+      return remember(std::move(evaluation));
+    }
     evaluation.meets = true;
     for (const SizeTarget& target : request_.targets) {
       std::vector<double> values;
@@ -69,10 +76,31 @@ class SizeEvaluator {
       evaluation.meets = evaluation.meets && stats.n > 0 && target.met_by(stats.mean);
       evaluation.stats.push_back(stats);
     }
-    return cache_.emplace(nodes, std::move(evaluation)).first->second;
+    return remember(std::move(evaluation));
   }
 
  private:
+  const SizeEvaluation& remember(SizeEvaluation evaluation) {
+    const std::int64_t nodes = evaluation.nodes;
+    return cache_.emplace(nodes, std::move(evaluation)).first->second;
+  }
+
+  // Loads or runs one size's scenarios (`step`). An input error there that the largest size the
+  // search may try does not give (it would stop the search) means too few nodes for some job of
+  // the workload, a gang wider than the pool: the size is not met, with that error as
+  // `cannot_hold`.
+  bool holds_workload(std::int64_t nodes, SizeEvaluation& evaluation, const std::function<void()>& step) {
+    try {
+      step();
+      return true;
+    } catch (const InputError& e) {
+      if (nodes >= request_.max_nodes) throw;
+      evaluation.stats.resize(request_.targets.size());
+      evaluation.cannot_hold = e.what();
+      return false;
+    }
+  }
+
   const SizeRequest& request_;
   const GpuCatalog& catalog_;
   std::size_t pool_index_;
@@ -132,6 +160,7 @@ Json SizeEvaluation::to_json(const std::vector<SizeTarget>& targets) const {
   Json json;
   json["nodes"] = nodes;
   json["meets"] = meets;
+  json["cannot_hold"] = cannot_hold.empty() ? Json(nullptr) : Json(cannot_hold);
   Json metrics = Json::object();
   for (std::size_t t = 0; t < targets.size(); ++t) {
     const MetricStats& s = stats[t];
@@ -259,7 +288,9 @@ std::string size_text(const SizeRequest& request, const std::vector<SizeAnswer>&
     for (std::size_t t = 0; t < request.targets.size(); ++t) {
       line += (t == 0 ? " " : ", ") + request.targets[t].text + " (mean " + stats_text(a.at_size.stats[t]) + ")";
     }
-    if (a.one_fewer) {
+    if (a.one_fewer && !a.one_fewer->cannot_hold.empty()) {
+      line += "; " + count_of(a.one_fewer->nodes, "node", "nodes") + " could never hold the workload";
+    } else if (a.one_fewer) {
       line += "; " + count_of(a.one_fewer->nodes, "node", "nodes") + " do not (";
       for (std::size_t t = 0; t < request.targets.size(); ++t) {
         line += (t == 0 ? "" : ", ") + stats_text(a.one_fewer->stats[t]);

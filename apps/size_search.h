@@ -46,6 +46,10 @@ struct SizeEvaluation {
   std::int64_t nodes = 0;
   std::vector<MetricStats> stats;  // parallel to the targets
   bool meets = false;
+  // Set when the pool at this size could never hold some job of the workload (a gang larger
+  // than the cluster): the input error a run gives, the size not met. At --max-nodes, or at a
+  // size galloping reaches only by failing, the error is the user's and stops the search.
+  std::string cannot_hold;
   nlohmann::ordered_json to_json(const std::vector<SizeTarget>& targets) const;
 };
 

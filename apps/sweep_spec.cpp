@@ -190,8 +190,13 @@ std::vector<std::uint64_t> parse_seed_list(const std::string& text, const std::s
     } else {
       const std::uint64_t first = parse_seed(item.substr(0, dash), file, where);
       const std::uint64_t last = parse_seed(item.substr(dash + 1), file, where);
-      if (last < first || last - first >= kMaxSeedRange) {
+      if (last < first) {
         throw InputError(file, where, "expected a range FIRST-LAST with FIRST <= LAST, found " + quote(item));
+      }
+      if (last - first >= kMaxSeedRange) {
+        throw InputError(file, where,
+                         "expected a range of at most " + std::to_string(kMaxSeedRange) + " seeds, found " +
+                             quote(item) + " (" + std::to_string(last - first + 1) + " seeds)");
       }
       for (std::uint64_t s = first; s <= last; ++s) seeds.push_back(s);
     }

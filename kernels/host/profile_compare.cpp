@@ -100,6 +100,16 @@ std::string first_raw(const FieldList& fields) {
 
 }  // namespace
 
+std::vector<std::string> missing_raw_data(const std::string& profile_path) {
+  std::vector<std::string> named, missing;
+  for (const auto& [name, field] : profile_fields(load_profile_file(profile_path))) {
+    if (field.raw_data.empty() || std::find(named.begin(), named.end(), field.raw_data) != named.end()) continue;
+    named.push_back(field.raw_data);
+    if (find_raw(field.raw_data, profile_path).empty()) missing.push_back(field.raw_data + " (named by " + name + ")");
+  }
+  return missing;
+}
+
 CheckReport compare_profiles(const std::string& new_path, const std::string& reference_path,
                              const ProfileCompareOptions& options) {
   const nlohmann::json fresh = load_profile_file(new_path);
@@ -125,8 +135,10 @@ CheckReport compare_profiles(const std::string& new_path, const std::string& ref
     std::string raw = named;
     if (raw.empty()) {
       raw = find_raw(first_raw(fields), profile);
-      if (raw.empty() && !first_raw(fields).empty()) {
-        report.notes.push_back(profile + ": raw data " + first_raw(fields) + " not found; its spread is not used");
+      // Every raw file named and not found is said, not only the one the spread would come from.
+      for (const std::string& lost : missing_raw_data(profile)) {
+        report.notes.push_back(profile + ": raw data " + lost + " not found" +
+                               (lost.rfind(first_raw(fields) + " ", 0) == 0 ? "; its spread is not used" : ""));
       }
     }
     raw_found = raw_found || !raw.empty();

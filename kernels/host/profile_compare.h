@@ -32,6 +32,12 @@ inline constexpr double kFamilyWiseError = 0.05;
 inline constexpr double kMinimumTolerance = 0.01;
 inline constexpr double kFallbackTolerance = 0.05;
 
+// The raw files a profile's measured fields name (`measured.raw_data`) that are found neither as
+// written nor from the profile's folder's ../../ (the repository root above
+// results/calibration/), each once, with the first field that names it: "FILE (named by
+// SECTION.FIELD)". A measured number whose raw data cannot be found has lost its provenance.
+std::vector<std::string> missing_raw_data(const std::string& profile_path);
+
 // Throws CalibError for an unreadable or invalid profile, profiles of different GPUs, or an
 // unreadable raw file named explicitly.
 CheckReport compare_profiles(const std::string& new_path, const std::string& reference_path,

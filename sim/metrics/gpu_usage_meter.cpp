@@ -48,8 +48,10 @@ void GpuUsageMeter::gpu_changed(const Gpu& gpu, SimTime now, const GpuState& sta
   usage.sm_load = 0;
   for (const Resident& r : gpu.residents) {
     // SMs busy: its share of them while it has GPU work, for the share u of its progress
-    // that is GPU work (duty cycle).
-    usage.sm_load += r.rate * r.demand.sm * r.demand.duty;
+    // that is GPU work (duty cycle). At its job's rate, not the rate this GPU's policy gives
+    // it: a job on several GPUs progresses at the slowest one's (FluidProgress), and works the
+    // others only that much (the runtime calls this for its other GPUs when that rate changes).
+    usage.sm_load += runtime_.jobs()[r.task].rate * r.demand.sm * r.demand.duty;
   }
   usage.sm_load = std::min(usage.sm_load, 1.0);
   usage.memory_mib = state.memory_mib;

@@ -310,7 +310,13 @@ void ClusterRuntime::refresh_gpu(std::uint32_t gpu_index) {
 void ClusterRuntime::refresh_job(std::uint32_t job, const Resident* resident_on_changed_gpu) {
   JobRecord& rec = jobs_[job];
   SHARESIM_ASSERT(rec.state == JobState::Running, "a rate was set for a job that is not running");
+  const double before = rec.rate;
   fluid_.set_rate(job, rec, rate_from_residents(job, resident_on_changed_gpu));
+  // A job on several GPUs works each at its own rate, the slowest GPU's: the usage of its other
+  // GPUs (SMs busy) follows it. The GPU that changed is updated by its caller.
+  if (rec.gpu_devices > 1 && rec.rate != before) {
+    for_each_device(rec, [&](const DeviceAllocation& device) { update_gpu_state(device.gpu); });
+  }
 }
 
 double ClusterRuntime::rate_from_residents(std::uint32_t job, const Resident* resident_on_changed_gpu) const {

@@ -13,6 +13,7 @@
 #include "sim/cluster/gpu_catalog.h"
 #include "sim/cluster/node_pool_spec.h"
 #include "sim/core/sim_time.h"
+#include "sim/input/input_error.h"
 #include "sim/metrics/metrics_spec.h"
 #include "sim/runtime/fault_spec.h"
 #include "sim/sched/scheduler_spec.h"
@@ -23,6 +24,12 @@ struct OutputSpec {
   std::string dir;                  // empty = none given (the CLI's -o may supply one)
   SimTime timeseries_interval = 0;  // 0 = adaptive (ClusterRuntime::start)
   bool event_log = false;
+};
+
+// An override applied to the document: an error found at a path it set says so.
+struct AppliedOverride {
+  std::string pointer;
+  std::string text;  // "--set seed=-1", "the grid of sweep.json until=-1s"
 };
 
 struct Scenario {
@@ -45,6 +52,9 @@ struct Scenario {
   SloSpec slo;
   MetricsWindowSpec metrics_window;
   nlohmann::json compare;  // `compare` section (named sharing variants), read by apps/compare_run.h
+  // The overrides applied when it was loaded, for errors the later stages find (a policy's
+  // settings, the calibration overrides, the workload's requests) at a path one of them set.
+  std::vector<AppliedOverride> applied_overrides;
 };
 
 struct Override {
@@ -65,6 +75,11 @@ Scenario load_scenario_file(const std::string& path, const GpuCatalog& catalog,
                             const std::vector<Override>& overrides = {});
 Scenario load_scenario_text(std::string_view text, const std::string& origin, const GpuCatalog& catalog,
                             const std::vector<Override>& overrides = {});
+
+// `error` with " (value from --set PATH=VALUE)" added when it is an error in the scenario's own
+// file at a JSON pointer within a path an override set (the last such override: it won), as the
+// loader's own errors say; otherwise `error` unchanged.
+InputError with_override_source(const InputError& error, const Scenario& scenario);
 
 // The JSON Schema of scenario files (docs/scenario.schema.json, embedded at build time).
 std::string_view scenario_schema_text();

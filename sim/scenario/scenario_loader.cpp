@@ -29,23 +29,18 @@ const SchemaValidator& scenario_validator() {
   return validator;
 }
 
-// An applied override, to tell the user when a bad value came from the command line
-// rather than from the file the error names.
-struct AppliedOverride {
-  std::string pointer;
-  std::string text;  // "--set seed=-1"
-};
+// The problem, and the override its value came from when one set the path (the last override
+// wins, as when applying them): a bad value from the command line is not in the file named.
+std::string with_source(std::string problem, std::string_view pointer, const std::vector<AppliedOverride>& applied) {
+  for (auto it = applied.rbegin(); it != applied.rend(); ++it) {
+    if (pointer_within(pointer, it->pointer)) return problem + " (value from " + it->text + ")";
+  }
+  return problem;
+}
 
 [[noreturn]] void fail(const std::string& origin, const std::string& pointer, std::string problem,
                        const std::vector<AppliedOverride>& applied) {
-  // The last override wins, as when applying them.
-  for (auto it = applied.rbegin(); it != applied.rend(); ++it) {
-    if (pointer_within(pointer, it->pointer)) {
-      problem += " (value from " + it->text + ")";
-      break;
-    }
-  }
-  throw InputError(origin, where_of_pointer(pointer), std::move(problem));
+  throw InputError(origin, where_of_pointer(pointer), with_source(std::move(problem), pointer, applied));
 }
 
 SimTime duration_at(const Json& object, const char* key, SimTime fallback) {
@@ -188,10 +183,20 @@ Scenario load_scenario(std::string_view text, const std::string& origin, const s
   for (NodePoolSpec& pool : scenario.node_pools) pool.gpu = catalog.find(pool.gpu)->id;
   scenario.file = origin;
   scenario.base_dir = base_dir;
+  scenario.applied_overrides = std::move(applied);
   return scenario;
 }
 
 }  // namespace
+
+InputError with_override_source(const InputError& error, const Scenario& scenario) {
+  const std::string& where = error.where();
+  if (error.file() != scenario.file || where.empty() || where.front() != '/' ||
+      error.problem().find(" (value from ") != std::string::npos) {
+    return error;
+  }
+  return InputError(error.file(), where, with_source(error.problem(), where, scenario.applied_overrides));
+}
 
 std::string_view scenario_schema_text() { return embedded::scenario_schema(); }
 

@@ -59,16 +59,36 @@ std::vector<std::string> resources_offered(const Cluster& cluster, const PodShap
   return offered;
 }
 
+// How many of `ask` an empty GPU admits one after another, at most `wanted` (and as many as its
+// `capacity` units allow): a policy may count what its residents hold beyond the units (HAMi's
+// cores and memory, cGPU's memory), so each ask joins as a resident before the next is asked,
+// as a gang's pods are held while the next is placed (Cluster::hold_pod).
+std::int64_t asks_one_gpu_admits(const Gpu& gpu, const DeviceAsk& ask, const PhaseDemand& demand,
+                                 std::int64_t capacity, std::int64_t wanted) {
+  std::vector<Resident> residents;
+  std::int64_t free_units = capacity;
+  while (static_cast<std::int64_t>(residents.size()) < wanted && free_units >= ask.units &&
+         gpu.sharing->admit(ask, free_units, residents, nullptr)) {
+    const std::uint32_t slots = gpu.sharing->choose_slots(ask, residents);
+    residents.push_back(Resident{UINT32_MAX, slots, 0.0, demand, ask});
+    free_units -= ask.units;
+  }
+  return static_cast<std::int64_t>(residents.size());
+}
+
 // Pods of this shape the node's GPUs could hold when empty, GPUs aside from cpu and memory;
 // -1 when a GPU's policy could be repartitioned to offer the resource (dynamic MIG). A GPU
 // whose policy would refuse the pod even when empty (Scheduler::assign_devices asks it as
 // below, with no residents and all of its units free) holds none of it: its units do not count.
-std::int64_t pods_on_gpus(const Cluster& cluster, const PodShape& shape, const Node& node, EmptyGpuFindings& found) {
+std::int64_t pods_on_gpus(const Cluster& cluster, const PodShape& shape, std::uint32_t pods_wanted, const Node& node,
+                          EmptyGpuFindings& found) {
   const ResourceId r = shape.gpu_resource;
   if (node.gpu_count == 0) return 0;
   const GpuSharing& policy = *cluster.gpu(node.first_gpu).sharing;
   const bool all_on_one = policy.traits().unit_spread == UnitSpread::AllOnOneDevice;
   const DeviceAsk ask{r, all_on_one ? shape.gpu_units : 1, shape.gpu_units, shape.gpu_per_device};
+  // The asks of the whole job: more from one GPU are never needed.
+  const std::int64_t asks_wanted = static_cast<std::int64_t>(pods_wanted) * (shape.gpu_units / ask.units);
   bool per_gpu = all_on_one;
   for (std::uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
     const GpuRepartitioning* repartitioning = cluster.gpu(g).sharing->repartitioning();
@@ -114,11 +134,12 @@ std::int64_t pods_on_gpus(const Cluster& cluster, const PodShape& shape, const N
       refuse([&] { return reason.empty() ? std::string("its device plugin rejects the request") : reason; });
       continue;
     }
-    admitted_units += capacity;
+    const std::int64_t asks = asks_one_gpu_admits(gpu, ask, shape.demand, capacity, asks_wanted);
+    admitted_units += std::min(capacity, asks * ask.units);
     if (!per_gpu) continue;
     // All of a pod's units on one GPU (cGPU GiB), or per-device quantities counted per GPU: what
     // one GPU holds is what counts, not the node's sum.
-    std::int64_t on_gpu = capacity / ask.units;
+    std::int64_t on_gpu = std::min(capacity / ask.units, asks);
     for (const ResourceQuantity& q : shape.gpu_per_device.view()) {
       if (gpu.advertises(q.resource) && q.quantity > 0)
         on_gpu = std::min(on_gpu, gpu.capacity(q.resource) / q.quantity);
@@ -140,7 +161,7 @@ std::string capacity_problem(const Cluster& cluster, const PodShape& shape, std:
     any_node = true;
     std::int64_t fit = std::numeric_limits<std::int64_t>::max();
     if (shape.gpu_units > 0) {
-      const std::int64_t gpu_fit = pods_on_gpus(cluster, shape, node, found);
+      const std::int64_t gpu_fit = pods_on_gpus(cluster, shape, pods, node, found);
       if (gpu_fit < 0) return "";  // a GPU can be repartitioned to offer it
       fit = std::min(fit, gpu_fit);
     }
@@ -342,14 +363,14 @@ bool Scheduler::try_place(std::uint32_t task, const JobSpec& job, std::vector<Po
   const PodClaim claim = claim_of(shape);
   const std::size_t pods_start = pods.size();
   const std::size_t devices_start = devices.size();
-  // A gang's pods are placed one after the other; each but the last holds its units meanwhile,
-  // so that the next one sees them (and the placement plugin's index does too).
+  // A gang's pods are placed one after the other; each but the last is held meanwhile (its
+  // units and residents), so that the next one sees it: its policy's admission, and the
+  // placement plugin's index.
   const auto release_held = [&] {
-    for (std::size_t i = pods_start; i < pods.size(); ++i) {
-      if (i + 1 == pods_start + job.pods) break;  // the last pod of a complete gang holds nothing
-      cluster_.release_pod_units(claim, pods[i], devices);
-      placement_->node_changed(pods[i].node);
-    }
+    const std::size_t held = std::min<std::size_t>(pods.size() - pods_start, job.pods - 1);
+    const std::span<const PodPlacement> held_pods(pods.data() + pods_start, held);
+    cluster_.release_held_pods(task, claim, held_pods, devices);
+    for (const PodPlacement& pod : held_pods) placement_->node_changed(pod.node);
   };
   int rack = -1;
   for (std::uint32_t p = 0; p < job.pods; ++p) {
@@ -360,7 +381,7 @@ bool Scheduler::try_place(std::uint32_t task, const JobSpec& job, std::vector<Po
       return false;
     }
     if (p + 1 < job.pods) {
-      cluster_.allocate_pod_units(claim, pods.back(), devices);
+      cluster_.hold_pod(task, claim, pods.back(), devices);
       placement_->node_changed(pods.back().node);
     }
     if (p == 0) rack = static_cast<int>(cluster_.network().rack(pods.back().node));

@@ -136,6 +136,25 @@ run 2 "fit into a missing directory" fit raw.json -o no/such/dir/p.json --base "
 # --- Profiles: the shipped ones pass; a field without provenance is refused.
 run 0 "shipped profiles pass check" check "$src"/results/calibration/{A100-40GB,A100-80GB,H100-80GB,H200-141GB}.json &&
   ok "shipped profiles pass check"
+grep -q 'not found' out.txt && bad "shipped profiles' raw data are found" "$(cat out.txt)" ||
+  ok "shipped profiles' raw data are found"
+# A measured field whose raw file is gone: check and compare say so, naming the field, even
+# when another field's raw file (the one compare takes the spread from) is found.
+python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["timeslice"]["switch_cost_ns"]["measured"]["raw_data"] = "results/calibration/raw/gone.json"
+json.dump(p, open(sys.argv[2], "w"), indent=2)' "$src/results/calibration/H100-80GB.json" gone-repo.json
+# Laid out as in the repository, so that the other fields' raw file is found from ../../.
+mkdir -p repo/results/calibration && ln -sfn "$src/results/calibration/raw" repo/results/calibration/raw &&
+  mv gone-repo.json repo/results/calibration/raw-gone.json
+run 0 "check of a profile with a missing raw file" check repo/results/calibration/raw-gone.json &&
+  grep -q 'ok; raw data not found: results/calibration/raw/gone.json (named by timeslice.switch_cost_ns)' out.txt &&
+  ok "check names a missing raw file and its field" || bad "check: missing raw file" "$(cat out.txt)"
+run 0 "compare with a missing raw file" compare repo/results/calibration/raw-gone.json \
+  "$src/results/calibration/H100-80GB.json" &&
+  grep -q 'raw data results/calibration/raw/gone.json (named by timeslice.switch_cost_ns) not found' out.txt &&
+  ok "compare notes a missing raw file that is not the first" || bad "compare: missing raw file" "$(cat out.txt)"
 python3 -c '
 import json, sys
 p = json.load(open(sys.argv[1]))

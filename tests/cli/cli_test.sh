@@ -259,6 +259,13 @@ expect_bad_input "negative arrival rate" "$tmp/out-rate" "/workload/generators/0
   run -q -o "$tmp/out-rate" small.json --set workload.generators.0.arrival.rate_per_s=-1
 expect_bad_input "unknown sharing policy" "$tmp/out-policy" 'unknown sharing policy "exclusiv"; did you mean "exclusive"?' \
   run -q -o "$tmp/out-policy" small.json --set cluster.node_pools.0.sharing.policy=exclusiv
+# Checked after the loader (calibration overrides, a policy's settings), still said to come from --set.
+expect_bad_input "a bad calibration override from --set says so" "$tmp/out-calib-set" \
+  '/calibration/overrides/timeslic: unknown calibration section "timeslic"; did you mean "timeslice"? (value from --set calibration.overrides={"timeslic": {}})' \
+  run -q -o "$tmp/out-calib-set" small.json --set 'calibration.overrides={"timeslic": {}}'
+expect_bad_input "validate: a bad calibration override from --set says so" "" \
+  '(value from --set calibration.overrides={"timeslic": {}})' \
+  validate small.json --set 'calibration.overrides={"timeslic": {}}'
 expect_bad_input "unknown command-line option" "$tmp/out-option" "--bogus" \
   run -q -o "$tmp/out-option" small.json --bogus
 expect_bad_input "negative --seed" "$tmp/out-seed" "--seed: " \
@@ -520,6 +527,20 @@ expect_bad_input "place-sweep: bad seed range" "$tmp/out-bad-seeds" '--seeds: ex
   place-sweep --nodes nodes.csv --pods-dir openb --traces tiny --seeds 5-2 -o "$tmp/out-bad-seeds"
 expect_bad_input "place-sweep: a trace listed twice is refused" "$tmp/out-twice" '--traces: trace "tiny" is listed twice' \
   place-sweep --nodes nodes.csv --pods-dir openb --traces tiny,tiny --seeds 1 --no-plot -o "$tmp/out-twice"
+expect_bad_input "place-sweep: a policy spelt two ways is listed twice" "$tmp/out-twice-policy" \
+  '--policies: policy "bestfit" is listed twice (as "best-fit")' \
+  place-sweep --nodes nodes.csv --pods-dir openb --traces tiny --policies bestfit,best-fit --seeds 1 --no-plot \
+  -o "$tmp/out-twice-policy"
+expect_bad_input "place-sweep: an empty --traces is refused" "$tmp/out-empty-traces" \
+  '--traces: expected trace names, found an empty list' \
+  place-sweep --nodes nodes.csv --pods-dir openb --traces '' --seeds 1 --no-plot -o "$tmp/out-empty-traces"
+expect_bad_input "place-sweep: an empty --policies is refused" "$tmp/out-empty-policies" \
+  '--policies: expected policy names, found an empty list' \
+  place-sweep --nodes nodes.csv --pods-dir openb --traces tiny --policies '' --seeds 1 --no-plot \
+  -o "$tmp/out-empty-policies"
+expect_bad_input "place-sweep: a seed range too long says so" "$tmp/out-long-seeds" \
+  '--seeds: expected a range of at most 100000 seeds, found "0-100000000" (100000001 seeds)' \
+  place-sweep --nodes nodes.csv --pods-dir openb --traces tiny --seeds 0-100000000 --no-plot -o "$tmp/out-long-seeds"
 { echo "$pod_header"; echo "pod-x,1000,1024,1,1000,H100X|T4,LS,Running,0,1,0"; } >misspelt-spec.csv
 expect_bad_input "place: a misspelt model in gpu_spec is located" "$tmp/out-misspelt" \
   'misspelt-spec.csv: line 2, column gpu_spec: unknown GPU model "H100X"' \
@@ -1041,11 +1062,11 @@ expect_bad_input "import k8s: workload files without a pod are refused" "" 'no-j
   import k8s --nodes "$k8s/two-nodes.json" --workload no-jobs.yaml -o bad.json
 pod_yaml hami 'containers: [ { name: m, resources: { limits: { nvidia.com/gpumem: 4000 } } } ]' >hami.yaml
 expect_bad_input "import k8s: a request that cannot run is refused before writing, as validate refuses it" "" \
-  '/workload/jobs/0/request/limits: expected one device resource' \
+  'hami.yaml: document 1 (Pod hami), imported as /workload/jobs/0/request/limits: expected one device resource' \
   import k8s --nodes "$k8s/two-nodes.json" --workload hami.yaml -o bad.json
 pod_yaml huge 'containers: [ { name: m, resources: { limits: { cpu: "100000000000000000000" } } } ]' >huge.yaml
 expect_bad_input "import k8s: a quantity past any count is refused, not overflowed" "" \
-  'huge.yaml: document 1, /spec/containers/0/resources/limits/cpu: expected a Kubernetes quantity' \
+  'huge.yaml: document 1, /spec/containers/0/resources/limits/cpu: expected at most 9007199254740992 millicores (2^53), found "100000000000000000000", too large' \
   import k8s --nodes "$k8s/two-nodes.json" --workload huge.yaml -o bad.json
 check "import k8s: nothing written for the refused manifests" test ! -e bad.json
 pod_yaml init 'initContainers:' \
@@ -1059,6 +1080,23 @@ check "import k8s: the effective request: containers and sidecar 2 GPUs, the set
 import json, sys
 r = json.load(open(sys.argv[1]))["workload"]["jobs"][0]["request"]
 sys.exit(not (r["limits"] == {"nvidia.com/gpu": 2} and r["cpu_milli"] == 9000))' init.json
+# 1Ei (2^60 bytes) is a quantity: read, then refused as no node could hold it, at the Pod.
+pod_yaml ei 'containers: [ { name: m, resources: { requests: { memory: 1Ei } } } ]' >ei.yaml
+expect_bad_input "import k8s: memory 1Ei is read, and a pod no node holds is refused at its manifest" "" \
+  'ei.yaml: document 1 (Pod ei), imported as /workload/jobs/0/request/memory_mib: a pod asks for 1099511627776 memory_mib but the largest node has 503698' \
+  import k8s --nodes "$k8s/two-nodes.json" --workload ei.yaml -o bad.json
+expect_bad_input "import k8s: an empty -o is refused" "" '-o: expected the scenario file to write, found an empty path' \
+  import k8s --nodes "$k8s/two-nodes.json" -o ''
+python3 - "$k8s/two-nodes.json" >cordoned.json <<'PY'
+import json, sys
+nodes = json.load(open(sys.argv[1]))
+nodes["items"][1]["spec"] = {"unschedulable": True}
+json.dump(nodes, sys.stdout)
+PY
+check "import k8s: a cordoned node is left out" succeeds import k8s --nodes cordoned.json -o cordoned-cluster.json
+check "import k8s: ... with a note naming it" \
+  grep -q '^note: cordoned.json: document 1, /items/1/spec/unschedulable: Node "gpu-node-2" is cordoned' "$tmp/stderr"
+check "import k8s: ... and one node in the pool" grep -q '"nodes": 1,' cordoned-cluster.json
 
 # ---- measurement window, load scaling, service generators --------------------------------
 

@@ -201,6 +201,36 @@ TEST(FractionalHami, AVgpuWithMoreMemoryThanItsGpuIsAnInputErrorWithHamisReason)
   EXPECT_NE(capacity_problem(run->cluster(), shape, 1).find("HAMi CardInsufficientMemory"), std::string::npos);
 }
 
+TEST(FractionalHami, AGangsPodsSeeEachOtherOnAGpuAsTheyArePlaced) {
+  // Two pods of one gang, each a whole GPU's cores (100: HAMi's ExclusiveDeviceAllocateConflict
+  // on a GPU that already has a vGPU). The gang's first pod is held while the second is placed;
+  // held as units only, it was not a resident, so HAMi admitted the second pod beside it on GPU 0,
+  // where the two ran at half speed.
+  const std::string gang = R"({"jobs": [{"name": "g", "arrival": "0s", "duration": "100s", "pods": 2,
+      "request": {"limits": {"nvidia.com/gpu": 1, "nvidia.com/gpucores": 100}}}]})";
+  const auto run = run_text(shared_scenario(1, 2, kHami, gang));
+  const JobRecord& job = run->runtime().jobs()[0];
+  ASSERT_EQ(job.state, JobState::Completed);
+  EXPECT_EQ(run_time_s(job), 100.0);
+  std::vector<std::uint32_t> gpus;
+  run->runtime().for_each_device(job, [&](const DeviceAllocation& device) { gpus.push_back(device.gpu); });
+  EXPECT_EQ(gpus, (std::vector<std::uint32_t>{0, 1}));
+  // On one GPU the gang can never run: an input error at load, where counting the GPU's ten
+  // free vGPUs alone let it pass and wait forever. Memory counts the same way: two vGPUs of
+  // 50000 MiB never share an A100-80GB.
+  EXPECT_EQ(error_of(shared_scenario(1, 1, kHami, gang)),
+            "<test>: /workload/jobs/0/pods: a job's 2 pods (each 1 nvidia.com/gpu, 0 cpu_milli and 0 memory_mib) "
+            "must run together, but the whole cluster can hold at most 1 at once");
+  const auto memory_gang = [](int pods, int mib) {
+    return R"({"jobs": [{"name": "g", "arrival": "0s", "duration": "100s", "pods": )" + std::to_string(pods) +
+           R"(, "request": {"limits": {"nvidia.com/gpu": 1, "nvidia.com/gpumem": )" + std::to_string(mib) + "}}}]}";
+  };
+  EXPECT_EQ(error_of(shared_scenario(1, 2, kHami, memory_gang(2, 50000))), "");
+  EXPECT_NE(error_of(shared_scenario(1, 2, kHami, memory_gang(3, 50000))).find("can hold at most 2 at once"),
+            std::string::npos);
+  EXPECT_EQ(error_of(shared_scenario(1, 2, kHami, memory_gang(4, 40000))), "");
+}
+
 TEST(FractionalPolicy, APodAskingAResourceNoPoolAdvertisesIsAnInputError) {
   // A cGPU pod on a HAMi pool: no GPU offers aliyun.com/gpu-mem.
   EXPECT_EQ(error_of(shared_scenario(1, 2, kHami, kOneCgpuJob)),

@@ -146,5 +146,47 @@ TEST(SizeSearch, APolicyNoSizeSatisfiesIsAnsweredAsSuchAndTheOthersAreStillSized
   fs::remove_all(dir);
 }
 
+TEST(SizeSearch, ASizeTooSmallForAGangIsNotMetAndTheSearchGoesOn) {
+  // A gang of 3 pods of one GPU on 1-GPU nodes, in a scenario of 4 nodes: 1 and 2 nodes could
+  // never hold it (an input error at each size's load), 3 nodes run it. The search used to stop
+  // at 1 node with that error.
+  std::random_device entropy;
+  const fs::path dir = fs::temp_directory_path() / ("sharesim-size-gang-" + std::to_string(entropy()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "s.json") << R"({"name": "s", "seed": 1,
+    "cluster": {"node_pools": [{"name": "gpus", "nodes": 4, "gpu": "H100-80GB", "gpus_per_node": 1,
+      "cpu_milli": 64000, "memory_mib": 262144}]},
+    "workload": {"jobs": [{"name": "gang", "pods": 3, "duration": "1h", "request": {"gpus": 1}}]}})";
+  SizeRequest request;
+  request.scenario_path = (dir / "s.json").string();
+  request.pool = "gpus";
+  request.targets = {parse_size_target("metrics.jobs.completed>=1")};
+  request.seeds = {1};
+  request.max_nodes = 8;
+  request.output_dir = (dir / "out").string();
+  const std::vector<SizeAnswer> answers = size_pool(request, GpuCatalog::builtin());
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_TRUE(answers[0].met);
+  EXPECT_EQ(answers[0].nodes, 3);
+  EXPECT_EQ(answers[0].tried, (std::vector<std::int64_t>{1, 2, 4, 3}));
+  ASSERT_TRUE(answers[0].one_fewer.has_value());
+  EXPECT_FALSE(answers[0].one_fewer->meets);
+  EXPECT_NE(answers[0].one_fewer->cannot_hold.find("must run together, but the whole cluster can hold at most 2 of"),
+            std::string::npos)
+      << answers[0].one_fewer->cannot_hold;
+  EXPECT_NE(size_text(request, answers).find("3 nodes (3 GPUs) meet metrics.jobs.completed>=1 (mean 1.000); 2 nodes "
+                                             "could never hold the workload"),
+            std::string::npos)
+      << size_text(request, answers);
+  const nlohmann::ordered_json json = size_json(request, answers);
+  EXPECT_TRUE(json["at_size"]["cannot_hold"].is_null());
+  EXPECT_TRUE(json["one_fewer"]["cannot_hold"].is_string());
+  // At --max-nodes the error is the workload's: 2 nodes at most, the search stops with it (exit 2).
+  request.max_nodes = 2;
+  request.output_dir = (dir / "out2").string();
+  EXPECT_THROW(size_pool(request, GpuCatalog::builtin()), InputError);
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace sharesim

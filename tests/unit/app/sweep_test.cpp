@@ -99,6 +99,9 @@ TEST(Sweep, SpecErrorsAreLocated) {
   const std::string base = R"("scenario": "s.json", "metrics": ["metrics.jobs.wait_s.mean"])";
   EXPECT_EQ(spec_error(dir, "{" + base + R"(, "seeds": "5-2"})"),
             "spec.json: /seeds: expected a range FIRST-LAST with FIRST <= LAST, found \"5-2\"");
+  // A range too long is said as such (it was "FIRST <= LAST", which it met).
+  EXPECT_EQ(spec_error(dir, "{" + base + R"(, "seeds": "0-100000000"})"),
+            "spec.json: /seeds: expected a range of at most 100000 seeds, found \"0-100000000\" (100000001 seeds)");
   EXPECT_EQ(spec_error(dir, "{" + base + R"(, "seeds": [1, -2]})"),
             "spec.json: /seeds/1: expected an integer >= 0, found -2");
   EXPECT_EQ(spec_error(dir, "{" + base + R"(, "seeds": [1, 1]})"), "spec.json: /seeds: seed 1 is listed twice");

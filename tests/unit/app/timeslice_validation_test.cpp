@@ -64,6 +64,20 @@ TEST(TimesliceValidation, WorkIsConservedWithoutSwitchCost) {
   EXPECT_NEAR(run->gpu_usage()[0].sm_busy_ns / work, 1.0, 1e-9);
 }
 
+TEST(TimesliceValidation, AJobOnTwoGpusWorksEachOnlyAtItsOwnRate) {
+  // Job a holds both GPUs, b shares GPU 0 with it (no switch cost): a progresses at 1/2 on
+  // both, the slower GPU's rate. SMs busy on each GPU are the work done there: GPU 1 carries
+  // only a's 100 s (it counted a at the rate GPU 1's policy gave it, 1, for 200 s), GPU 0 a's
+  // and b's.
+  const auto run = run_text(testing::shared_scenario(
+      1, 2, R"({"policy": "timeslice", "replicas": 2})",
+      testing::jobs_workload({{"a", 0, 100, R"({"gpus": 2})"}, {"b", 0, 100, R"({"gpus": 1})"}}),
+      R"("calibration": {"overrides": )" + kNoSwitchCost + "},"));
+  for (const JobRecord& job : run->runtime().jobs()) EXPECT_EQ(time_to_seconds(job.end), 200.0);
+  EXPECT_NEAR(run->gpu_usage()[0].sm_busy_ns, 200e9, 1e3);
+  EXPECT_NEAR(run->gpu_usage()[1].sm_busy_ns, 100e9, 1e3);
+}
+
 TEST(TimesliceValidation, FluidAndSliceModesAgreeOnThroughput) {
   // Default profile: 1024 us slices, 25 us switch cost. A loaded GPU (rho 0.9 of its
   // switch-free capacity), 600 jobs of 0.5 s on average.
