@@ -150,6 +150,34 @@ std::int64_t pods_on_gpus(const Cluster& cluster, const PodShape& shape, std::ui
   return all_on_one ? pods : pods / shape.gpu_units;
 }
 
+// Why every node is filtered out before its resources count, for capacity_problem: no node
+// matches the pod's node selector (NodeAffinity), or each that does has a taint it does not
+// tolerate (TaintToleration).
+std::string filtered_out(const Cluster& cluster, const PodShape& shape) {
+  for (const Node& node : cluster.nodes()) {
+    if (!matches_selector(cluster, shape, node)) continue;
+    const Taint* taint = untolerated_taint(cluster.pool_of(node).taints, shape.tolerations);
+    return "every node that matches its node selector has a taint it does not tolerate (node " + quote(node.name) +
+           ": " + untolerated_taint_reason(*taint) + ")";
+  }
+  if (!shape.gpu_model_id.empty()) {
+    std::vector<std::string> models;  // the cluster's GPU models, in pool order
+    for (const NodePool& pool : cluster.pools()) {
+      if (pool.node_count > 0 && pool.gpus_per_node > 0 && pool.gpu != nullptr &&
+          std::find(models.begin(), models.end(), pool.gpu->id) == models.end())
+        models.push_back(pool.gpu->id);
+    }
+    if (std::find(models.begin(), models.end(), shape.gpu_model_id) == models.end()) {
+      return "expected a GPU model of the cluster (" + quoted_list(models) + "), found " + quote(shape.gpu_model_id);
+    }
+  }
+  std::string listed = shape.gpu_model_id.empty() ? "" : "GPU model " + quote(shape.gpu_model_id);
+  for (const auto& [key, value] : shape.node_selector) {
+    listed += (listed.empty() ? "" : ", ") + quote(key) + ": " + quote(value);
+  }
+  return "no node matches its node selector (" + listed + ")";
+}
+
 }  // namespace
 
 std::string capacity_problem(const Cluster& cluster, const PodShape& shape, std::uint32_t pods) {
@@ -179,7 +207,9 @@ std::string capacity_problem(const Cluster& cluster, const PodShape& shape, std:
     std::string problem = "no node could ever hold a pod asking for " + request;
     // Why, where the GPUs say: none offers the resource, or a policy refuses the pod even on an
     // empty GPU. Nodes that are merely too small keep the bare text.
-    if (shape.gpu_units > 0 && any_node && !found.advertised) {
+    if (!any_node) {
+      problem += ": " + filtered_out(cluster, shape);
+    } else if (shape.gpu_units > 0 && !found.advertised) {
       const std::vector<std::string> offered = resources_offered(cluster, shape);
       problem += offered.empty() ? ": the nodes it may go on have no GPUs"
                                  : ": expected a GPU resource that the nodes it may go on advertise (" +

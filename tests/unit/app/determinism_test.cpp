@@ -214,7 +214,8 @@ TEST(NativeTrace, RowsThatCouldNeverRunAreErrors) {
             "cluster can hold at most 2 at once");
   const InputError other_model = trace_error("a,0,training,0,60,1,1,0,0,T4,0\n");
   EXPECT_EQ(other_model.problem(),
-            "no node could ever hold a pod asking for 1 nvidia.com/gpu, 0 cpu_milli and 0 memory_mib on T4");
+            "no node could ever hold a pod asking for 1 nvidia.com/gpu, 0 cpu_milli and 0 memory_mib on T4: expected a "
+            "GPU model of the cluster (\"A100-80GB\"), found \"T4\"");
 }
 
 TEST(NativeTrace, DuplicateNamesAndOutOfRangeNumbersAreErrors) {

@@ -35,6 +35,29 @@ TEST(KubernetesSemantics, DeploymentOfFiveTwoGpuPodsOnTwoFourGpuNodesLeavesOnePe
   EXPECT_EQ(run->metrics().running_at_end, 4u);
 }
 
+TEST(KubernetesSemantics, AJobNoNodeFilterLetsThroughIsAnInputErrorNamingTheFilter) {
+  // One pool, labelled zone a and tainted gpu=only:NoSchedule. A pod selecting zone b, or
+  // selecting zone a without the toleration, could never run: the error says which filter left
+  // no node (it said "no node could ever hold a pod asking for 1 nvidia.com/gpu, ..." alone).
+  const auto scenario = [](const std::string& request) {
+    return R"({"name": "t", "cluster": {"node_pools": [{"name": "p", "nodes": 2, "gpu": "A100-80GB",
+        "gpus_per_node": 1, "cpu_milli": 64000, "memory_mib": 262144, "labels": {"zone": "a"},
+        "taints": [{"key": "gpu", "value": "only", "effect": "NoSchedule"}]}]},
+        "workload": {"jobs": [{"name": "j", "duration": "1h", "request": )" +
+           request + "}]}}";
+  };
+  EXPECT_EQ(testing::error_of(scenario(R"({"gpus": 1, "node_selector": {"zone": "b"}})")),
+            "<test>: /workload/jobs/0/request: no node could ever hold a pod asking for 1 nvidia.com/gpu, 0 cpu_milli "
+            "and 0 memory_mib: no node matches its node selector (\"zone\": \"b\")");
+  EXPECT_EQ(testing::error_of(scenario(R"({"gpus": 1, "node_selector": {"zone": "a"}})")),
+            "<test>: /workload/jobs/0/request: no node could ever hold a pod asking for 1 nvidia.com/gpu, 0 cpu_milli "
+            "and 0 memory_mib: every node that matches its node selector has a taint it does not tolerate (node "
+            "\"p-0\": node(s) had untolerated taint {gpu: only})");
+  EXPECT_EQ(testing::error_of(scenario(R"({"gpus": 1, "node_selector": {"zone": "a"}, "tolerations": [{"key": "gpu",
+      "operator": "Equal", "value": "only", "effect": "NoSchedule"}]})")),
+            "");
+}
+
 TEST(KubernetesSemantics, PendingReasonCountsEachFailingFilterPerNode) {
   // Pool a: one small node whose GPU a first job holds; pool b: 2 nodes of another model.
   const std::string scenario = R"({"name": "t", "until": "1m",
