@@ -9,8 +9,12 @@
 namespace sharesim {
 namespace {
 
+// An empty sample has no mean or percentiles: null, not 0, so that a sweep, `size` or `check`
+// reading summary.json does not take "no job started" for "no job waited".
 nlohmann::json summary_json(const SampleSummary& s) {
-  return {{"count", s.count}, {"mean", s.mean}, {"p50", s.p50}, {"p95", s.p95}, {"p99", s.p99}, {"max", s.max}};
+  const auto stat = [&s](double value) { return s.count > 0 ? nlohmann::json(value) : nlohmann::json(nullptr); };
+  return {{"count", s.count},    {"mean", stat(s.mean)}, {"p50", stat(s.p50)},
+          {"p95", stat(s.p95)}, {"p99", stat(s.p99)},   {"max", stat(s.max)}};
 }
 
 // Room for a sample of `count` values, its pages advised as huge pages before anything is

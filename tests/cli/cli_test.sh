@@ -951,6 +951,17 @@ check "report without gnuplot: exit 2, the outputs are said to be complete" fail
 check "report without gnuplot: no --no-plot offered" test -z "$(grep -e --no-plot "$tmp/stderr")"
 check "report without gnuplot: nothing written" \
   test ! -e "$tmp/report-no-gnuplot/report" -a ! -e "$tmp/report-no-gnuplot/report.html"
+# A run in which no job completed: its JCT statistics are null in summary.json and "-" in the
+# report's table (they read 0 and 0.000).
+if command -v gnuplot >/dev/null; then
+  check "report of a run without a completed job" succeeds run -q small.json --set until=1s -o "$tmp/report-none" --report
+  check "summary.json: no JCT mean without a completed job" python3 -c '
+import json, sys
+jct = json.load(open(sys.argv[1]))["metrics"]["jobs"]["jct_s"]
+sys.exit(0 if jct["count"] == 0 and jct["mean"] is None and jct["p95"] is None else 1)' "$tmp/report-none/summary.json"
+  check "report.html: no JCT percentile without a completed job" grep -q 'jct_s p50</th><td>-</td>' \
+    "$tmp/report-none/report.html"
+fi
 rm -rf "$tmp/report-html-dir" && cp -r "$tmp/report-run" "$tmp/report-html-dir" && mkdir "$tmp/report-html-dir/report.html"
 expect_bad_input "report: report.html a directory is refused" "$tmp/report-html-dir/report" \
   "report-html-dir/report.html: cannot write: it is a directory, not a file" report "$tmp/report-html-dir"

@@ -91,6 +91,15 @@ TEST(MetricsWindow, MoreWarmupJobsThanJobsLeaveAnEmptyWindow) {
   EXPECT_EQ(m.submitted, 0u);
   EXPECT_DOUBLE_EQ(m.utilization_mean, 0);
   EXPECT_DOUBLE_EQ(m.throughput_jobs_per_hour, 0);
+  // No job in the window: summary.json has no mean or percentile of their waits and times
+  // (null), not 0, which a sweep or `size` target such as wait_s.mean<=60 would take as met.
+  const nlohmann::json jobs = run_metrics_json(m)["jobs"];
+  for (const char* sample : {"wait_s", "jct_s", "slowdown"}) {
+    EXPECT_EQ(jobs[sample]["count"], 0) << sample;
+    for (const char* stat : {"mean", "p50", "p95", "p99", "max"}) EXPECT_TRUE(jobs[sample][stat].is_null()) << sample;
+  }
+  // With jobs in it the statistics are numbers.
+  EXPECT_EQ(run_metrics_json(run_text(two_jobs())->metrics())["jobs"]["jct_s"]["mean"], 100.0);
 }
 
 // One bound configured past the active span's other bound: the window is empty, and
