@@ -191,33 +191,13 @@ void Cluster::release_pod_units(const PodClaim& claim, const PodPlacement& pod,
 void Cluster::place(std::uint32_t task, const PodClaim& claim, std::span<const PodPlacement> pods,
                     const std::vector<DeviceAllocation>& devices) {
   for (const PodPlacement& pod : pods) allocate_pod_units(claim, pod, devices);
-  for (const PodPlacement& pod : pods) join_devices(task, claim, pod, devices);
-}
-
-void Cluster::join_devices(std::uint32_t task, const PodClaim& claim, const PodPlacement& pod,
-                           const std::vector<DeviceAllocation>& devices) {
-  for (std::uint32_t d = pod.first_device; d < pod.first_device + pod.device_count; ++d) {
-    Gpu& gpu = gpus_[devices[d].gpu];
-    const DeviceAsk ask = claim.ask_on(devices[d]);
-    const std::uint32_t slots = gpu.sharing->choose_slots(ask, gpu.residents);
-    gpu.residents.push_back(Resident{task, slots, 0.0, claim.demand, ask});
-  }
-}
-
-void Cluster::hold_pod(std::uint32_t task, const PodClaim& claim, const PodPlacement& pod,
-                       const std::vector<DeviceAllocation>& devices) {
-  allocate_pod_units(claim, pod, devices);
-  join_devices(task, claim, pod, devices);
-}
-
-void Cluster::release_held_pods(std::uint32_t task, const PodClaim& claim, std::span<const PodPlacement> pods,
-                                const std::vector<DeviceAllocation>& devices) {
-  // The held residents were appended last: removing them leaves the others in their order.
   for (const PodPlacement& pod : pods) {
     for (std::uint32_t d = pod.first_device; d < pod.first_device + pod.device_count; ++d) {
-      gpus_[devices[d].gpu].residents.erase_if([task](const Resident& r) { return r.task == task; });
+      Gpu& gpu = gpus_[devices[d].gpu];
+      const DeviceAsk ask = claim.ask_on(devices[d]);
+      const std::uint32_t slots = gpu.sharing->choose_slots(ask, gpu.residents);
+      gpu.residents.push_back(Resident{task, slots, 0.0, claim.demand, ask});
     }
-    release_pod_units(claim, pod, devices);
   }
 }
 

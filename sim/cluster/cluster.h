@@ -149,14 +149,6 @@ class Cluster {
   // off a node and puts them back (it restores the residents itself).
   void allocate_pod_units(const PodClaim& claim, const PodPlacement& pod, const std::vector<DeviceAllocation>& devices);
   void release_pod_units(const PodClaim& claim, const PodPlacement& pod, const std::vector<DeviceAllocation>& devices);
-  // A gang's earlier pods while the scheduler places the later ones: hold_pod() books one pod as
-  // place() would, units and residents, so that the next pod's admission sees it (HAMi's cores
-  // and memory, cGPU's memory are counted over a GPU's residents, not its units);
-  // release_held_pods() undoes the holds of `task` before the whole gang is placed at once.
-  void hold_pod(std::uint32_t task, const PodClaim& claim, const PodPlacement& pod,
-                const std::vector<DeviceAllocation>& devices);
-  void release_held_pods(std::uint32_t task, const PodClaim& claim, std::span<const PodPlacement> pods,
-                         const std::vector<DeviceAllocation>& devices);
 
   // The node of GPU `gpu`, from the pools' GPU ranges alone: no node or GPU record is read,
   // so a job's end can ask for its node's counts at once. The index of a GPU of this cluster.
@@ -185,9 +177,6 @@ class Cluster {
  private:
   // Fills gpu.resources from what its policy advertises.
   static void set_advertised(Gpu& gpu);
-  // `task` joins the residents of the pod's devices, its slots chosen by each GPU's policy.
-  void join_devices(std::uint32_t task, const PodClaim& claim, const PodPlacement& pod,
-                    const std::vector<DeviceAllocation>& devices);
 
   std::vector<NodePool> pools_;
   std::vector<std::unique_ptr<GpuSharing>> policies_;  // what the GPUs' `sharing` point to

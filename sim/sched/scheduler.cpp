@@ -62,7 +62,7 @@ std::vector<std::string> resources_offered(const Cluster& cluster, const PodShap
 // How many of `ask` an empty GPU admits one after another, at most `wanted` (and as many as its
 // `capacity` units allow): a policy may count what its residents hold beyond the units (HAMi's
 // cores and memory, cGPU's memory), so each ask joins as a resident before the next is asked,
-// as a gang's pods are held while the next is placed (Cluster::hold_pod).
+// as a gang's pods are held while the next is placed (Scheduler::try_place).
 std::int64_t asks_one_gpu_admits(const Gpu& gpu, const DeviceAsk& ask, const PhaseDemand& demand,
                                  std::int64_t capacity, std::int64_t wanted) {
   std::vector<Resident> residents;
@@ -393,13 +393,14 @@ bool Scheduler::try_place(std::uint32_t task, const JobSpec& job, std::vector<Po
   const PodClaim claim = claim_of(shape);
   const std::size_t pods_start = pods.size();
   const std::size_t devices_start = devices.size();
-  // A gang's pods are placed one after the other; each but the last is held meanwhile (its
-  // units and residents), so that the next one sees it: its policy's admission, and the
-  // placement plugin's index.
+  // A gang's pods are placed one after the other; each but the last is held meanwhile, placed
+  // as a pod of its own (its units and residents), so that the next one sees it: its policy's
+  // admission (HAMi's cores and memory, cGPU's memory count residents, not units) and the
+  // placement plugin's index. The holds are released before the whole gang is placed at once.
   const auto release_held = [&] {
     const std::size_t held = std::min<std::size_t>(pods.size() - pods_start, job.pods - 1);
     const std::span<const PodPlacement> held_pods(pods.data() + pods_start, held);
-    cluster_.release_held_pods(task, claim, held_pods, devices);
+    cluster_.release(task, claim, held_pods, devices);
     for (const PodPlacement& pod : held_pods) placement_->node_changed(pod.node);
   };
   int rack = -1;
@@ -411,7 +412,7 @@ bool Scheduler::try_place(std::uint32_t task, const JobSpec& job, std::vector<Po
       return false;
     }
     if (p + 1 < job.pods) {
-      cluster_.hold_pod(task, claim, pods.back(), devices);
+      cluster_.place(task, claim, std::span<const PodPlacement>(&pods.back(), 1), devices);
       placement_->node_changed(pods.back().node);
     }
     if (p == 0) rack = static_cast<int>(cluster_.network().rack(pods.back().node));
