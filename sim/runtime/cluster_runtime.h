@@ -244,6 +244,14 @@ class ClusterRuntime {
                            const std::string& text);
   // Recomputes rates on one GPU and moves the completion events of its residents.
   void refresh_gpu(std::uint32_t gpu);
+  // refresh_gpu for several GPUs that changed at once (a job's, as it starts, ends or changes
+  // its demand): every GPU's rates first, then every resident job once, then every GPU's state.
+  // `gpus` may repeat a GPU (two pods of a gang on one); it is refreshed once.
+  void refresh_gpus(std::vector<std::uint32_t>& gpus);
+  // The policy's (or the slice-level execution's) rates for the residents of one GPU.
+  void compute_gpu_rates(std::uint32_t gpu);
+  // The GPUs of the job's devices, in device order, into `out` (cleared first).
+  void gpus_of(const JobRecord& rec, std::vector<std::uint32_t>& out) const;
   // Brings the job's progress up to now and moves its completion to its new rate: the lowest
   // over its GPUs, or, for a job on one GPU, that resident's rate when it is given.
   void refresh_job(std::uint32_t job, const Resident* resident_on_changed_gpu = nullptr);
@@ -312,6 +320,8 @@ class ClusterRuntime {
   Casualties casualties_scratch_;
   std::vector<std::uint32_t> vacated_gpus_scratch_;
   std::vector<std::uint32_t> newly_held_scratch_;
+  std::vector<std::uint32_t> refreshed_gpus_scratch_;                // the GPUs refresh_gpus is given
+  std::vector<std::pair<std::uint32_t, const Resident*>> refreshed_jobs_scratch_;  // their residents' jobs
   // Preemption bookkeeping, kept only when scheduler.preemption is on.
   bool preemption_ = false;
   std::vector<std::vector<std::uint32_t>> jobs_on_node_;  // running jobs with a pod on each node
