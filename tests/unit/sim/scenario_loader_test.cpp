@@ -184,6 +184,29 @@ TEST(ScenarioErrors, UnknownKeyWithoutCloseMatchListsTheAllowedKeys) {
                "\"priority_classes\"");
 }
 
+// A priority is a 32-bit integer, as a PriorityClass value: beyond that it wrapped when stored,
+// and a job meant to be the least important (-3e9) preempted a priority-5 job.
+TEST(ScenarioErrors, APriorityBeyondThirtyTwoBitsIsRefused) {
+  const InputError high = rejection_of([](ordered_json& d) { d["workload"]["generators"][0]["priority"] = 3000000000; });
+  EXPECT_EQ(high.where(), "/workload/generators/0/priority");
+  EXPECT_NE(high.problem().find("2147483647"), std::string::npos) << high.problem();
+  const InputError low = rejection_of([](ordered_json& d) {
+    d["workload"]["jobs"] = ordered_json::array({{{"name", "scavenger"}, {"duration", "10s"}, {"priority", -3000000000LL}}});
+  });
+  EXPECT_EQ(low.where(), "/workload/jobs/0/priority");
+  EXPECT_NE(low.problem().find("-2147483648"), std::string::npos) << low.problem();
+  const InputError mix = rejection_of([](ordered_json& d) {
+    d["workload"]["generators"][0]["mix"] = ordered_json::array({{{"weight", 1}, {"priority", 2147483648LL}}});
+  });
+  EXPECT_EQ(mix.where(), "/workload/generators/0/mix/0/priority");
+  // The ends of the range are accepted.
+  ordered_json document = valid_document();
+  document["workload"]["generators"][0]["priority"] = -2147483648LL;
+  EXPECT_NO_THROW(load(document));
+  document["workload"]["generators"][0]["priority"] = 2147483647;
+  EXPECT_NO_THROW(load(document));
+}
+
 TEST(ScenarioErrors, DistributionParametersDependOnTheDistribution) {
   expect_error(rejection_of([](ordered_json& d) {
                  d["workload"]["generators"][0]["duration"] = {{"dist", "lognormal"}, {"mean_s", 60}};
