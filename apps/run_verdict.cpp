@@ -41,10 +41,29 @@ std::string who_meets(const std::vector<VerdictCandidate>& candidates,
          std::to_string(met.front()->run->metrics().gpu_count) + ")";
 }
 
+// The whole run's job counts. RunMetrics counts the jobs of the metrics window, and a window
+// that opens after the arrivals holds none: the warnings describe the run (docs/outputs.md).
+struct RunJobCounts {
+  std::uint64_t submitted = 0;
+  std::uint64_t pending_at_end = 0;
+  std::uint64_t never_started = 0;
+};
+
+RunJobCounts run_job_counts(const ScenarioRun& run) {
+  RunJobCounts counts;
+  for (const JobRecord& job : run.runtime().jobs()) {
+    ++counts.submitted;
+    if (job.state != JobState::Pending) continue;
+    ++counts.pending_at_end;
+    if (job.start < 0) ++counts.never_started;
+  }
+  return counts;
+}
+
 }  // namespace
 
 std::vector<std::string> run_warnings(const ScenarioRun& run, const std::string& label) {
-  const RunMetrics& m = run.metrics();
+  const RunJobCounts m = run_job_counts(run);
   std::vector<std::string> warnings;
   if (m.submitted == 0) {
     // Every figure is then empty or zero: say why there is nothing to read.

@@ -88,12 +88,21 @@ std::string format_summary_table(const ScenarioRun& run, const std::string& outp
     out +=
         "\n  origin                kind        jobs     done  never started   wait p50   wait p95    JCT p50    JCT "
         "p95\n";
+    // An empty sample (no job of the origin started, or none completed) has no percentiles:
+    // "-", as summary.json's null (docs/outputs.md), not 0.0.
+    const auto percentile = [](const SampleSummary& sample, double value) {
+      if (sample.count == 0) return std::string("-");
+      char text[32];
+      std::snprintf(text, sizeof text, "%.1f", value);
+      return std::string(text);
+    };
     for (const OriginMetrics& o : m.origins) {
       char line[256];
-      std::snprintf(line, sizeof line, "  %-20s  %-9s %6llu %8llu %14llu %10.1f %10.1f %10.1f %10.1f\n", o.name.c_str(),
+      std::snprintf(line, sizeof line, "  %-20s  %-9s %6llu %8llu %14llu %10s %10s %10s %10s\n", o.name.c_str(),
                     o.kind.c_str(), static_cast<unsigned long long>(o.submitted),
                     static_cast<unsigned long long>(o.completed), static_cast<unsigned long long>(o.never_started),
-                    o.wait_s.p50, o.wait_s.p95, o.jct_s.p50, o.jct_s.p95);
+                    percentile(o.wait_s, o.wait_s.p50).c_str(), percentile(o.wait_s, o.wait_s.p95).c_str(),
+                    percentile(o.jct_s, o.jct_s.p50).c_str(), percentile(o.jct_s, o.jct_s.p95).c_str());
       out += line;
     }
     if (m.pools.size() <= 1) out += "\n";

@@ -893,6 +893,24 @@ check "compare.json keeps the warning" python3 -c '
 import json, sys; assert len(json.load(open(sys.argv[1]))["warnings"]) == 1' "$tmp/strict-1/compare.json"
 "$bin" run -q "$tmp/strict.json" --strict -o "$tmp/strict-3" >/dev/null 2>&1
 check "run --strict exits 0 when every job ran" test $? -eq 0
+# The warnings count the whole run's jobs: a metrics window that opens after the arrivals holds
+# none, and the run still submitted and placed them (it warned "submitted no job", exit 3).
+"$bin" run -q "$tmp/strict.json" --strict --set 'metrics_window={"start":"3s"}' -o "$tmp/strict-4" >/dev/null 2>"$tmp/stderr"
+check "run --strict: a window after the arrivals is no warning" test $? -eq 0
+check "run --strict: a window after the arrivals: nothing on stderr" test ! -s "$tmp/stderr"
+# The run table's per-origin percentiles of an empty sample are "-", not 0.0: b never starts
+# (wait), and neither a nor b completes (JCT).
+cat >"$tmp/origins.json" <<'JSON'
+{ "name": "origins", "seed": 1, "until": "10s",
+  "cluster": { "node_pools": [ { "name": "p", "nodes": 1, "gpu": "A100-80GB", "gpus_per_node": 1,
+    "cpu_milli": 64000, "memory_mib": 262144 } ] },
+  "workload": { "jobs": [ { "name": "a", "duration": "100s" }, { "name": "b", "arrival": "1s", "duration": "1s" } ] } }
+JSON
+check "run table: two origins" succeeds run "$tmp/origins.json" -o "$tmp/origins"
+check "run table: an origin that never started shows - for its percentiles" \
+  grep -Eq '^  b +training +1 +0 +1 +- +- +- +-$' "$tmp/stdout"
+check "run table: an origin that started shows its wait and - for its JCT" \
+  grep -Eq '^  a +training +1 +0 +0 +0\.0 +0\.0 +- +-$' "$tmp/stdout"
 expect_bad_input "report: a directory without outputs is named" "" "$tmp/nothing-here/summary.json" \
   report "$tmp/nothing-here"
 # report on a malformed output file (hand-edited or truncated): one located error, exit 2, no
