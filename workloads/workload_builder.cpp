@@ -50,6 +50,19 @@ void check_capacity(WorkloadContext& context, std::uint32_t shape, std::uint32_t
 std::unique_ptr<JobSource> make_trace(const nlohmann::json& spec, WorkloadContext& context,
                                       const std::string& pointer = "/workload/trace");
 
+// A training or batch pod on GPUs progresses at the rate its policy gives its demand, and a
+// demand of neither SMs nor bandwidth gets rate 0 everywhere (docs/models.md "Contention
+// model"): the job would hold its GPUs forever. An input error at the demand, as the active
+// demand of a service or notebook is. A pod without GPUs runs at standalone speed: no check.
+void check_progresses(const WorkloadContext& context, std::uint32_t shape, const std::string& kind,
+                      const std::string& request_pointer) {
+  const PodShape& pod = context.shapes.shapes[shape];
+  if (pod.gpu_units <= 0 || pod.demand.sm > 0 || pod.demand.bw > 0) return;
+  throw InputError(context.scenario_file, request_pointer + "/demand",
+                   "a " + kind + " pod on GPUs does its work only at the rate its demand gets: expected sm > 0 or "
+                   "bw > 0, found both 0 (it would never finish)");
+}
+
 // An arrival process with its rates multiplied by load_factor (arrival_scaling.h): the mean
 // rate of a Poisson or diurnal process, every state's rate of an MMPP; periods, peaks and
 // stays are kept.
@@ -325,6 +338,7 @@ std::unique_ptr<JobSource> make_generator(const nlohmann::json& spec, std::size_
                                                       pointer + "/duration");
     const nlohmann::json request = spec.value("request", nlohmann::json::object());
     config.job_template.shape = context.shape_from_request(request, pointer + "/request");
+    check_progresses(context, config.job_template.shape, kind, pointer + "/request");
     config.job_template.pods = spec.value("pods", 1u);
     check_capacity(context, config.job_template.shape, config.job_template.pods, pointer);
     const PriorityClassSpec priority = context.priority_of(spec);
@@ -385,6 +399,7 @@ std::unique_ptr<JobSource> make_generator(const nlohmann::json& spec, std::size_
         entry.weight = mix[i].at("weight").get<double>();
         entry.shape =
             context.shape_from_request(mix[i].value("request", nlohmann::json::object()), entry_pointer + "/request");
+        check_progresses(context, entry.shape, kind, entry_pointer + "/request");
         entry.pods = mix[i].value("pods", 1u);
         const PriorityClassSpec priority = context.priority_of(mix[i]);
         entry.priority = priority.value;
@@ -399,6 +414,7 @@ std::unique_ptr<JobSource> make_generator(const nlohmann::json& spec, std::size_
     } else {
       config.job_template.shape =
           context.shape_from_request(spec.value("request", nlohmann::json::object()), pointer + "/request");
+      check_progresses(context, config.job_template.shape, kind, pointer + "/request");
       config.job_template.pods = spec.value("pods", 1u);
       check_capacity(context, config.job_template.shape, config.job_template.pods, pointer);
       const PriorityClassSpec priority = context.priority_of(spec);
@@ -425,6 +441,7 @@ std::unique_ptr<JobSource> make_explicit_jobs(const nlohmann::json& jobs, Worklo
     job.preempts = priority.preempts;
     job.origin = context.intern_origin(entry.at("name").get<std::string>(), kind);
     job.shape = context.shape_from_request(entry.value("request", nlohmann::json::object()), pointer + "/request");
+    if (kind == "training" || kind == "batch") check_progresses(context, job.shape, kind, pointer + "/request");
     check_capacity(context, job.shape, job.pods, pointer);
     context.origins[job.origin].restart = read_restart(entry, pointer, kind, context);
     read_behaviour(entry, pointer, kind, job.origin, job.shape, context);

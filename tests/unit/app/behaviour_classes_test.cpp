@@ -269,6 +269,55 @@ TEST(BehaviourClasses, KilledServiceRestartsAndCountsTheRequestsItLost) {
   EXPECT_GE(s.arrived, s.latency_s.count + s.dropped);
 }
 
+// A training or batch pod whose demand uses neither SMs nor bandwidth gets rate 0 from every
+// policy: it held its GPU forever and nothing said why. Services and notebooks already had
+// this check on their active demand.
+TEST(BehaviourClasses, AGpuJobWithNeitherSmNorBandwidthIsAnInputError) {
+  const auto error_of = [](const std::string& jobs) {
+    try {
+      run_text(one_gpu(kExclusive, jobs));
+    } catch (const InputError& e) {
+      return std::string(e.where()) + ": " + e.problem();
+    }
+    return std::string("no error");
+  };
+  const std::string zero = R"("request": {"demand": {"sm": 0, "bw": 0}})";
+  for (const char* kind : {"training", "batch"}) {
+    const std::string error =
+        error_of(std::string(R"([{"name": "t", "kind": ")") + kind + R"(", "duration": "10s", )" + zero + "}]");
+    EXPECT_NE(error.find("/workload/jobs/0/request/demand: "), std::string::npos) << error;
+    EXPECT_NE(error.find("expected sm > 0 or bw > 0"), std::string::npos) << error;
+  }
+  // Measured fields that set both to 0 are the same demand.
+  EXPECT_NE(error_of(R"([{"name": "t", "duration": "10s",
+                         "request": {"demand": {"sm_active": 0, "dram_active": 0}}}])")
+                .find("/workload/jobs/0/request/demand: "),
+            std::string::npos);
+  // Generators: their request, and each entry of a mix.
+  const auto generator_error = [](const std::string& generator) {
+    try {
+      run_text(R"({"name": "g", "cluster": {"node_pools": [{"name": "p", "nodes": 1, "gpu": "A100-80GB",
+          "gpus_per_node": 1, "cpu_milli": 64000, "memory_mib": 262144}]}, "workload": {"generators": [)" +
+               generator + "]}}");
+    } catch (const InputError& e) {
+      return std::string(e.where()) + ": " + e.problem();
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(generator_error(R"({"name": "g", "kind": "training", "count": 2, "arrival": {"process": "poisson", "rate_per_s": 1},
+                               "duration": {"dist": "constant", "mean_s": 10}, )" + zero + "}")
+                .find("/workload/generators/0/request/demand: "),
+            std::string::npos);
+  EXPECT_NE(generator_error(R"({"name": "g", "kind": "batch", "count": 2, "arrival": {"process": "mmpp", "states": [{"rate_per_s": 1,
+                               "mean_stay": "10s"}, {"rate_per_s": 2, "mean_stay": "10s"}]}, "duration": {"dist": "constant", "mean_s": 10},
+                               "mix": [{"weight": 1}, {"weight": 1, )" + zero + "}]}")
+                .find("/workload/generators/0/mix/1/request/demand: "),
+            std::string::npos);
+  // A pod without a GPU runs at its standalone speed whatever its demand: not an error.
+  EXPECT_EQ(error_of(R"([{"name": "cpu", "duration": "10s", "request": {"gpus": 0, "demand": {"sm": 0, "bw": 0}}}])"),
+            "no error");
+}
+
 TEST(BehaviourClasses, SameSeedGivesIdenticalOutputs) {
   const std::string scenario = one_gpu(R"({"policy": "timeslice", "replicas": 4})", R"([
       {"name": "svc", "kind": "inference", "lifetime": "600s",
