@@ -129,10 +129,18 @@ void MpsPolicy::apply_duty_cycles(std::span<Resident> residents) const {
     }
     return;
   }
-  std::vector<double> duty(residents.size()), busy_rate(residents.size()), speed(residents.size());
+  std::vector<double> duty(residents.size()), solo_rate(residents.size()), busy_rate(residents.size()),
+      speed(residents.size());
   resident_duties(residents, duty);
-  for (std::size_t i = 0; i < residents.size(); ++i) busy_rate[i] = residents[i].rate;
-  concurrent_duty_speeds(duty, busy_rate, speed);
+  // The thread percentage caps the SMs of a client's GPU phases whether or not a partner runs;
+  // only the rest of its slowdown while all are busy is the partners' pressure.
+  const double cap = static_cast<double>(settings_.active_thread_percentage) / 100.0;
+  for (std::size_t i = 0; i < residents.size(); ++i) {
+    const double sm = residents[i].demand.sm;
+    solo_rate[i] = sm > cap ? cap / sm : 1.0;
+    busy_rate[i] = residents[i].rate;
+  }
+  concurrent_duty_speeds(duty, solo_rate, busy_rate, speed);
   for (std::size_t i = 0; i < residents.size(); ++i) residents[i].rate = speed[i];
 }
 

@@ -121,8 +121,9 @@ double duty_cycle_turn_taking(std::span<const double> duty, double efficiency) {
   return std::clamp(1.0 - at_most_one, 0.0, 1.0);
 }
 
-void concurrent_duty_speeds(std::span<const double> duty, std::span<const double> busy_rate, std::span<double> speed) {
-  assert(duty.size() == busy_rate.size() && duty.size() == speed.size());
+void concurrent_duty_speeds(std::span<const double> duty, std::span<const double> solo_rate,
+                            std::span<const double> busy_rate, std::span<double> speed) {
+  assert(duty.size() == solo_rate.size() && duty.size() == busy_rate.size() && duty.size() == speed.size());
   const std::size_t n = duty.size();
   std::vector<std::size_t> active;  // contexts with GPU work and a positive busy rate
   bool all_always_busy = true;
@@ -133,8 +134,21 @@ void concurrent_duty_speeds(std::span<const double> duty, std::span<const double
     all_always_busy = all_always_busy && duty[i] >= 1.0;
     if (busy_rate[i] > 0) active.push_back(i);
   }
-  if (all_always_busy || with_work < 2) {
+  if (all_always_busy) {
     for (std::size_t i = 0; i < n; ++i) speed[i] = duty[i] > 0 ? busy_rate[i] : 0.0;
+    return;
+  }
+  // The cycle of a context: host phases (share 1 - u of its standalone time) at full speed, GPU
+  // phases (share u) stretched by `stretch` (one over their rate).
+  const auto cycle_speed = [&](std::size_t i, double stretch) {
+    const double u = std::min(duty[i], 1.0);
+    return std::min(1.0, 1.0 / ((1.0 - u) + u * stretch));
+  };
+  for (std::size_t i = 0; i < n; ++i) speed[i] = 0.0;  // no GPU work, or stalled (busy rate 0)
+  if (with_work < 2) {
+    // Alone: no partner presses; the GPU phases run at the (possibly capped) rate alone. Uncapped,
+    // that is standalone speed, exactly 1 (not (1 - u) + u rounded).
+    for (const std::size_t i : active) speed[i] = busy_rate[i] >= 1.0 ? 1.0 : cycle_speed(i, 1.0 / busy_rate[i]);
     return;
   }
   // Partners counted: every other context with GPU work (a stalled one, busy rate 0, presses
@@ -151,13 +165,14 @@ void concurrent_duty_speeds(std::span<const double> duty, std::span<const double
     const std::vector<double> all = queued_count_polynomial(busy);
     for (std::size_t a = 0; a < active.size(); ++a) {
       const std::vector<double> others = without_context(all, busy[a]);  // k busy partners
-      const double full = 1.0 / busy_rate[active[a]] - 1.0;              // stretch beyond 1, all busy
+      const double solo = solo_rate[active[a]];
+      const double pressure = solo / busy_rate[active[a]] - 1.0;  // stretch beyond the cap's, all busy
       double rate = 0;
       for (std::size_t k = 0; k < others.size(); ++k) {
         const double pressing = (static_cast<double>(k) + stalled) / static_cast<double>(partners);
-        rate += others[k] / (1.0 + pressing * full);
+        rate += others[k] * solo / (1.0 + pressing * pressure);
       }
-      stretch[a] = 1.0 / rate;
+      stretch[a] = 1.0 / rate;  // GPU phases' length against standalone
     }
     double change = 0;
     for (std::size_t a = 0; a < active.size(); ++a) {
@@ -168,11 +183,7 @@ void concurrent_duty_speeds(std::span<const double> duty, std::span<const double
     }
     if (change < kTolerance) break;
   }
-  for (std::size_t i = 0; i < n; ++i) speed[i] = duty[i] > 0 ? busy_rate[i] : 0.0;  // stalled: 0
-  for (std::size_t a = 0; a < active.size(); ++a) {
-    const double u = std::min(duty[active[a]], 1.0);
-    speed[active[a]] = std::min(1.0, 1.0 / ((1.0 - u) + u * stretch[a]));
-  }
+  for (std::size_t a = 0; a < active.size(); ++a) speed[active[a]] = cycle_speed(active[a], stretch[a]);
 }
 
 void resident_duties(std::span<const Resident> residents, std::span<double> duty) {

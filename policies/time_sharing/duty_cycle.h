@@ -37,18 +37,24 @@ void duty_cycle_speeds(std::span<const double> duty, double efficiency, std::spa
 // turns and switch), from the same stationary distribution; 1 when two or more have u = 1.
 double duty_cycle_turn_taking(std::span<const double> duty, double efficiency);
 
-// Concurrent sharing (MPS) with duty cycles: `busy_rate[i]` is context i's rate while every
-// active context has GPU work (the contention model's answer), so 1 / busy_rate[i] - 1 is the
-// stretch of its GPU work that all its m partners cause together. With duty cycles a partner
-// presses only while it is in a GPU phase, and pressures add (as in the interference model): with
-// k of the m partners busy the stretch is 1 + (k / m) (1 / busy_rate[i] - 1). Context i's rate
-// during its GPU phases is the time average of 1 / stretch over how many partners are busy, each
-// busy with its share q_j of the shared run independently of the others (a Poisson-binomial
-// count); q_j = u_j s_j / ((1 - u_j) + u_j s_j), s_j its own stretch, solved by fixed-point
-// iteration; speed_i = 1 / ((1 - u_i) + u_i s_i). Checked against the duty-cycle probe on an H100
-// and an H200 (docs/validation.md "Duty cycles measured"). Cost O(n^2) per iteration. When every
-// context has u = 1 the speeds are the busy rates exactly.
-void concurrent_duty_speeds(std::span<const double> duty, std::span<const double> busy_rate, std::span<double> speed);
+// Concurrent sharing (MPS) with duty cycles. `solo_rate[i]` is context i's rate during its GPU
+// phases with no partner in a GPU phase: 1, or less under an SM cap (MPS active thread
+// percentage: min(1, cap / sm)); its host phases need no SMs and run at full speed, cap or not.
+// `busy_rate[i]` is its rate while every active context has GPU work (the contention model's
+// answer), so solo_rate[i] / busy_rate[i] - 1 is the stretch of its GPU work that all its m
+// partners cause together; what its own cap costs is not a partner's pressure. With duty cycles
+// a partner presses only while it is in a GPU phase, and pressures add (as in the interference
+// model): with k of the m partners busy the GPU-phase rate is
+// solo_rate[i] / (1 + (k / m) (solo_rate[i] / busy_rate[i] - 1)). Context i's rate during its
+// GPU phases is the time average of that over how many partners are busy, each busy with its
+// share q_j of the shared run independently of the others (a Poisson-binomial count);
+// q_j = u_j s_j / ((1 - u_j) + u_j s_j), s_j one over its own average rate, solved by fixed-point
+// iteration; speed_i = 1 / ((1 - u_i) + u_i s_i). A context alone has s_i = 1 / busy_rate[i].
+// Checked against the duty-cycle probe on an H100 and an H200, uncapped (docs/validation.md
+// "Duty cycles measured"). Cost O(n^2) per iteration. When every context has u = 1 the speeds
+// are the busy rates exactly.
+void concurrent_duty_speeds(std::span<const double> duty, std::span<const double> solo_rate,
+                            std::span<const double> busy_rate, std::span<double> speed);
 
 // The duty cycles of residents, 0 for those without GPU work (is_active false).
 struct Resident;

@@ -117,9 +117,9 @@ TEST(DutyCycle, TurnTakingIsTheChanceTwoOrMoreAreQueued) {
 }
 
 TEST(DutyCycle, ConcurrentSpeedsAreTheBusyRatesWhenAlwaysBusy) {
-  const std::vector<double> duty{1.0, 1.0, 0.0}, busy{0.5, 0.7, 0.0};
+  const std::vector<double> duty{1.0, 1.0, 0.0}, solo{1.0, 1.0, 0.0}, busy{0.5, 0.7, 0.0};
   std::vector<double> speed(3);
-  concurrent_duty_speeds(duty, busy, speed);
+  concurrent_duty_speeds(duty, solo, busy, speed);
   EXPECT_EQ(speed[0], 0.5);
   EXPECT_EQ(speed[1], 0.7);
   EXPECT_EQ(speed[2], 0.0);
@@ -128,9 +128,9 @@ TEST(DutyCycle, ConcurrentSpeedsAreTheBusyRatesWhenAlwaysBusy) {
 TEST(DutyCycle, ConcurrentPairSolvesTheOverlapFixedPoint) {
   // Pair: the GPU-phase rate is the time average 1 / stretch_i = (1 - q_j) + q_j r_i, with the
   // partner's busy share q_j = u_j s_j / ((1 - u_j) + u_j s_j).
-  const std::vector<double> duty{0.3, 0.8}, busy{0.5, 0.6};
+  const std::vector<double> duty{0.3, 0.8}, solo{1.0, 1.0}, busy{0.5, 0.6};
   std::vector<double> speed(2);
-  concurrent_duty_speeds(duty, busy, speed);
+  concurrent_duty_speeds(duty, solo, busy, speed);
   const double s0 = 1 / speed[0], s1 = 1 / speed[1];  // cycle times
   const double stretch0 = (s0 - 0.7) / 0.3, stretch1 = (s1 - 0.2) / 0.8;
   const double q0 = 0.3 * stretch0 / s0, q1 = 0.8 * stretch1 / s1;
@@ -141,12 +141,33 @@ TEST(DutyCycle, ConcurrentPairSolvesTheOverlapFixedPoint) {
   EXPECT_GT(speed[1], 0.6);
 }
 
+TEST(DutyCycle, ConcurrentCapSlowsTheGpuPhasesAndOnlyTheRestIsPressure) {
+  // Capped at 0.6 alone, 0.5 while both are busy: a busy partner stretches the GPU phases by
+  // 0.6 / 0.5, so 1 / stretch_i = (1 - q_j) 0.6 + q_j 0.5 (pair); host phases at full speed.
+  const std::vector<double> duty{0.5, 0.5}, solo{0.6, 0.6}, busy{0.5, 0.5};
+  std::vector<double> speed(2);
+  concurrent_duty_speeds(duty, solo, busy, speed);
+  const double stretch = (1 / speed[0] - 0.5) / 0.5;
+  const double q = 0.5 * stretch * speed[0];
+  EXPECT_NEAR(1 / stretch, (1 - q) * 0.6 + q * 0.5, 1e-9);
+  EXPECT_DOUBLE_EQ(speed[0], speed[1]);
+  EXPECT_LT(speed[0], 1 / (0.5 + 0.5 / 0.6));  // alone: GPU phases at the cap's 0.6
+  EXPECT_GT(speed[0], 1 / (0.5 + 0.5 / 0.5));  // the partner always busy
+  // Alone, the cap slows only the GPU phases.
+  std::vector<double> one(1);
+  concurrent_duty_speeds(std::vector<double>{0.5}, std::vector<double>{0.5}, std::vector<double>{0.5}, one);
+  EXPECT_DOUBLE_EQ(one[0], 1 / (0.5 + 0.5 / 0.5));
+  // No pressure beyond the caps (busy = solo): paired as alone.
+  concurrent_duty_speeds(duty, busy, busy, speed);
+  EXPECT_DOUBLE_EQ(speed[0], 1 / (0.5 + 0.5 / 0.5));
+}
+
 TEST(DutyCycle, ConcurrentTripleAveragesOverWhichPartnersAreBusy) {
   // Three contexts: with k of the 2 partners busy the stretch is 1 + (k / 2)(1 / r - 1); the
   // GPU-phase rate averages 1 / stretch over every set of busy partners (independent phases).
-  const std::vector<double> duty{0.2, 0.5, 0.9}, busy{0.3, 0.35, 0.4};
+  const std::vector<double> duty{0.2, 0.5, 0.9}, solo{1.0, 1.0, 1.0}, busy{0.3, 0.35, 0.4};
   std::vector<double> speed(3);
-  concurrent_duty_speeds(duty, busy, speed);
+  concurrent_duty_speeds(duty, solo, busy, speed);
   std::vector<double> stretch(3), share(3);
   for (std::size_t i = 0; i < 3; ++i) {
     const double cycle = 1 / speed[i];
@@ -167,6 +188,24 @@ TEST(DutyCycle, ConcurrentTripleAveragesOverWhichPartnersAreBusy) {
   }
   // The busiest partner set slows the lightest job least: it is busy when they often are not.
   EXPECT_GT(speed[0], speed[2]);
+}
+
+// The MPS thread percentage caps the SMs a client uses while it has GPU work; its host phases
+// need no SMs and run at full speed. A client that needs every SM (sm 1) capped at 50% runs its
+// GPU phases at 0.5, so with duty 0.5 its speed is 1 / ((1 - u) + u / 0.5) = 2/3 (docs/models.md
+// "Duty cycles", MPS). Two such clients split the SMs between their caps and use 2 x 0.5 x 0.5 of
+// the bandwidth: neither presses on the other, so paired they run as alone. The cap used to count
+// as a partner's pressure: 120.7 s paired (faster than the cap allows), 200 s alone (the cap
+// applied to the host phases too).
+TEST(DutyCycle, MpsThreadCapSlowsOnlyTheGpuPhasesAloneAndPaired) {
+  const std::string sharing = R"({"policy": "mps", "replicas": 2})";
+  const std::string request = R"({"gpus": 1, "demand": {"sm": 1, "bw": 0.5, "duty": 0.5}})";
+  const auto alone = run_text(shared_scenario(1, 1, sharing, jobs_workload({{"a", 0, 100, request}})));
+  const auto paired =
+      run_text(shared_scenario(1, 1, sharing, jobs_workload({{"a", 0, 100, request}, {"b", 0, 100, request}})));
+  EXPECT_NEAR(run_time_s(job_named(alone->runtime(), "a-0")), 150.0, 1e-6);
+  EXPECT_NEAR(run_time_s(job_named(paired->runtime(), "a-0")), 150.0, 1e-6);
+  EXPECT_NEAR(run_time_s(job_named(paired->runtime(), "b-0")), 150.0, 1e-6);
 }
 
 // Through a scenario: two training jobs that keep an A100 busy 30% of the time, time-sliced.
