@@ -50,7 +50,7 @@ class ServiceBehaviour final : public JobBehaviour {
   BehaviourStep timer(SimTime now) override {
     BehaviourStep step;
     if (now >= end_) {
-      step.done = true;  // the end of its lifetime; requests still queued are not counted as served
+      step.done = true;  // the end of its lifetime: the runtime's stop() drops what is still queued
       return step;
     }
     // A request arrives (several may share a nanosecond: each its own timer).
@@ -85,10 +85,11 @@ class ServiceBehaviour final : public JobBehaviour {
     return step;
   }
 
-  std::uint64_t stop(SimTime /*now*/) override {
-    const std::uint64_t lost = queue_.size();
+  void stop(SimTime /*now*/, LostRequests& lost) override {
+    // Queued or being served, every request is lost with the pod (or with the end of its
+    // lifetime: a service's pod is deleted, not drained).
+    for (const Request& request : queue_) lost.lost(request.arrival);
     queue_.clear();
-    return lost;
   }
 
  private:
@@ -132,11 +133,9 @@ class NotebookBehaviour final : public JobBehaviour {
   BehaviourStep timer(SimTime now) override {
     if (now >= session_end_) {
       // The session is wall time: a cell still running when it ends is cut off, and lost as a
-      // killed pod's requests are (docs/outputs.md, metrics.services `dropped`).
+      // killed pod's requests are (stop(); docs/outputs.md, metrics.services `dropped`).
       BehaviourStep step;
       step.done = true;
-      step.dropped = active_ ? 1 : 0;
-      active_ = false;
       return step;
     }
     return begin_cell(now);
@@ -153,10 +152,9 @@ class NotebookBehaviour final : public JobBehaviour {
     return step;
   }
 
-  std::uint64_t stop(SimTime /*now*/) override {
-    const bool lost = active_;
+  void stop(SimTime /*now*/, LostRequests& lost) override {
+    if (active_) lost.lost(cell_start_);
     active_ = false;
-    return lost ? 1 : 0;
   }
 
  private:

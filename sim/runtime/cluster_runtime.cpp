@@ -456,6 +456,31 @@ void ClusterRuntime::record_requests(std::uint32_t origin, const BehaviourStep& 
   }
 }
 
+namespace {
+
+// Counts the requests a behaviour loses into its origin's figures, each where it arrived.
+class LostRequestCounter final : public LostRequests {
+ public:
+  LostRequestCounter(RequestStats& stats, const MeasurementWindow& window) : stats_(stats), window_(window) {}
+  void lost(SimTime arrival) override { stats_.dropped += window_.contains(arrival) ? 1u : 0u; }
+
+ private:
+  RequestStats& stats_;
+  const MeasurementWindow& window_;
+};
+
+}  // namespace
+
+void ClusterRuntime::stop_behaviour(std::uint32_t job) {
+  const JobRecord& rec = jobs_[job];
+  BehaviourSlot& slot = behaviours_[static_cast<std::size_t>(rec.behaviour)];
+  sim_.cancel(slot.timer);
+  slot.timer = EventId{};
+  if (request_stats_.size() <= rec.spec.origin) request_stats_.resize(rec.spec.origin + 1);
+  LostRequestCounter counter(request_stats_[rec.spec.origin], window_);
+  slot.program->stop(sim_.now(), counter);
+}
+
 void ClusterRuntime::on_behaviour_timer(std::uint32_t job) {
   JobRecord& rec = jobs_[job];
   BehaviourSlot& slot = behaviours_[static_cast<std::size_t>(rec.behaviour)];
@@ -470,6 +495,7 @@ void ClusterRuntime::apply_step(std::uint32_t job, const BehaviourStep& step, bo
   const SimTime now = sim_.now();
   if (step.arrivals > 0 || step.dropped > 0 || step.latency >= 0) record_requests(rec.spec.origin, step);
   if (step.done) {
+    stop_behaviour(job);  // what it still holds is lost with it
     complete(job);
     return;
   }
@@ -573,16 +599,7 @@ void ClusterRuntime::kill(std::uint32_t job, const std::string& reason, KillCaus
   SHARESIM_ASSERT(rec.state == JobState::Running && counters_.running > 0, "killing a job that is not running");
   fluid_.drop_completion(rec);
   cancel_fault(job);
-  if (rec.behaviour >= 0) {
-    BehaviourSlot& slot = behaviours_[static_cast<std::size_t>(rec.behaviour)];
-    sim_.cancel(slot.timer);
-    slot.timer = EventId{};
-    const std::uint64_t lost = slot.program->stop(sim_.now());
-    if (lost > 0 && window_.contains(sim_.now())) {
-      if (request_stats_.size() <= rec.spec.origin) request_stats_.resize(rec.spec.origin + 1);
-      request_stats_[rec.spec.origin].dropped += lost;
-    }
-  }
+  if (rec.behaviour >= 0) stop_behaviour(job);
   rec.kill_cause = cause;
   rec.killed_by_other = by_other;
   counters_.killed_oom += cause == KillCause::Oom ? 1 : 0;

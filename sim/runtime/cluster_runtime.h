@@ -50,7 +50,7 @@ struct RequestStats {
   GrowingArray<double> latency_s;
   GrowingArray<double> slowdown;
   std::uint64_t arrived = 0;
-  std::uint64_t dropped = 0;  // queued in a pod when it was killed
+  std::uint64_t dropped = 0;  // refused as they arrived, or lost later with their pod
   std::uint64_t met_slo = 0;  // finished within the origin's SLO (counted in nanoseconds)
 };
 
@@ -231,6 +231,9 @@ class ClusterRuntime {
   // start), so its rate is still its GPUs' residents' rate.
   void apply_step(std::uint32_t job, const BehaviourStep& step, bool rate_settled = true);
   void on_behaviour_timer(std::uint32_t job);
+  // The job's pods are gone (killed, or ended by its step): cancels its timer and counts the
+  // requests its behaviour held as dropped.
+  void stop_behaviour(std::uint32_t job);
   void complete(std::uint32_t job);
   // Restart OnFailure: back into the pending queue after its backoff.
   void on_requeue(std::uint32_t job);

@@ -30,9 +30,20 @@ struct BehaviourStep {
   SimTime latency = -1;
   double request_work = 0;
   std::uint32_t arrivals = 0;  // requests that arrived in this step
-  // Requests lost in this step: arrivals refused (no pod was serving), or a notebook's cell cut
-  // off by the end of its session.
+  // Of those, requests refused as they arrived: no pod was serving. Requests lost later, after
+  // they arrived, go to stop()'s LostRequests instead.
   std::uint32_t dropped = 0;
+};
+
+// Where a behaviour reports the requests it loses. The measurement window counts a request's
+// figures where it arrived (docs/outputs.md "Measurement window"), so each comes with its
+// arrival time, not the time it was lost.
+class LostRequests {
+ public:
+  virtual void lost(SimTime arrival) = 0;
+
+ protected:
+  ~LostRequests() = default;
 };
 
 class JobBehaviour {
@@ -44,8 +55,9 @@ class JobBehaviour {
   virtual BehaviourStep work_done(SimTime now) = 0;
   // The step's timer fired.
   virtual BehaviourStep timer(SimTime now) = 0;
-  // The job was killed; returns how many requests it held that are lost with it.
-  virtual std::uint64_t stop(SimTime now) = 0;
+  // The job lost its pods: it was killed, or a step of its own ended it (done). Reports each
+  // request it still held to `lost`.
+  virtual void stop(SimTime now, LostRequests& lost) = 0;
 };
 
 // One per origin: makes each job's behaviour as the job arrives (in arrival order).
