@@ -31,12 +31,9 @@ class ServiceBehaviour final : public JobBehaviour {
       arrivals_ = config_.arrivals(now);
       draw_next_arrival();
     }
-    // After a restart: requests that came while no pod served them were refused.
-    while (next_arrival_ < now && next_arrival_ < end_) {
-      ++step.arrivals;
-      ++step.dropped;
-      draw_next_arrival();
-    }
+    // After a restart, the requests that came while no pod served were refused as they came
+    // (timer() without a pod): none is left before now.
+    serving_ = true;
     if (now >= end_) {
       step.done = true;
       return step;
@@ -53,9 +50,16 @@ class ServiceBehaviour final : public JobBehaviour {
       step.done = true;  // the end of its lifetime: the runtime's stop() drops what is still queued
       return step;
     }
-    // A request arrives (several may share a nanosecond: each its own timer).
+    step.arrivals = 1;  // several may share a nanosecond: each its own timer
+    if (!serving_) {
+      // No pod (killed, waiting for its restart): the request is refused as it arrives. Its
+      // work is not drawn, so the work stream is the same whether outages refuse requests or not.
+      step.dropped = 1;
+      draw_next_arrival();
+      step.timer = std::min(next_arrival_, end_);
+      return step;
+    }
     queue_.push_back(Request{now, static_cast<double>(config_.work.draw(work_rng_))});
-    step.arrivals = 1;
     draw_next_arrival();
     step.timer = std::min(next_arrival_, end_);
     if (queue_.size() == 1) {
@@ -85,11 +89,13 @@ class ServiceBehaviour final : public JobBehaviour {
     return step;
   }
 
-  void stop(SimTime /*now*/, LostRequests& lost) override {
+  SimTime stop(SimTime /*now*/, LostRequests& lost) override {
     // Queued or being served, every request is lost with the pod (or with the end of its
     // lifetime: a service's pod is deleted, not drained).
     for (const Request& request : queue_) lost.lost(request.arrival);
     queue_.clear();
+    serving_ = false;
+    return started_ ? std::min(next_arrival_, end_) : kTimeNever;
   }
 
  private:
@@ -111,6 +117,7 @@ class ServiceBehaviour final : public JobBehaviour {
   // 2026-11-27, "Request samples where they lie").
   std::deque<Request> queue_;
   bool started_ = false;
+  bool serving_ = false;  // a pod runs it: between start() and stop()
   SimTime origin_ = 0;
   SimTime end_ = kTimeNever;
   SimTime next_arrival_ = kTimeNever;
@@ -127,15 +134,20 @@ class NotebookBehaviour final : public JobBehaviour {
       started_ = true;
       session_end_ = saturating_add(now, config_.session);
     }
+    serving_ = true;
     return begin_cell(now);
   }
 
   BehaviourStep timer(SimTime now) override {
+    BehaviourStep step;
     if (now >= session_end_) {
       // The session is wall time: a cell still running when it ends is cut off, and lost as a
       // killed pod's requests are (stop(); docs/outputs.md, metrics.services `dropped`).
-      BehaviourStep step;
       step.done = true;
+      return step;
+    }
+    if (!serving_) {
+      step.timer = session_end_;  // no kernel, no cells: only the session's end is due
       return step;
     }
     return begin_cell(now);
@@ -152,9 +164,11 @@ class NotebookBehaviour final : public JobBehaviour {
     return step;
   }
 
-  void stop(SimTime /*now*/, LostRequests& lost) override {
+  SimTime stop(SimTime /*now*/, LostRequests& lost) override {
     if (active_) lost.lost(cell_start_);
     active_ = false;
+    serving_ = false;
+    return started_ ? session_end_ : kTimeNever;
   }
 
  private:
@@ -177,6 +191,7 @@ class NotebookBehaviour final : public JobBehaviour {
   const NotebookConfig& config_;
   RandomStream rng_;
   bool started_ = false;
+  bool serving_ = false;  // a pod runs it: between start() and stop()
   bool active_ = false;
   SimTime session_end_ = kTimeNever;
   SimTime cell_start_ = 0;

@@ -471,23 +471,50 @@ class LostRequestCounter final : public LostRequests {
 
 }  // namespace
 
-void ClusterRuntime::stop_behaviour(std::uint32_t job) {
+SimTime ClusterRuntime::stop_behaviour(std::uint32_t job) {
   const JobRecord& rec = jobs_[job];
   BehaviourSlot& slot = behaviours_[static_cast<std::size_t>(rec.behaviour)];
   sim_.cancel(slot.timer);
   slot.timer = EventId{};
   if (request_stats_.size() <= rec.spec.origin) request_stats_.resize(rec.spec.origin + 1);
   LostRequestCounter counter(request_stats_[rec.spec.origin], window_);
-  slot.program->stop(sim_.now(), counter);
+  return slot.program->stop(sim_.now(), counter);
 }
 
 void ClusterRuntime::on_behaviour_timer(std::uint32_t job) {
   JobRecord& rec = jobs_[job];
   BehaviourSlot& slot = behaviours_[static_cast<std::size_t>(rec.behaviour)];
   slot.timer = EventId{};
-  if (rec.state != JobState::Running) return;
-  apply_step(job, slot.program->timer(sim_.now()));
-  if (rec.state == JobState::Completed) schedule_pending();
+  if (rec.state == JobState::Running) {
+    apply_step(job, slot.program->timer(sim_.now()));
+    if (rec.state == JobState::Completed) schedule_pending();
+    return;
+  }
+  if (rec.state != JobState::Pending) return;
+  // Killed and waiting for its restart (backoff or queue): its requests still arrive, refused,
+  // and its lifetime still runs out (JobBehaviour::timer).
+  const BehaviourStep step = slot.program->timer(sim_.now());
+  if (step.arrivals > 0 || step.dropped > 0) record_requests(rec.spec.origin, step);
+  if (step.done) {
+    end_waiting(job);
+    return;
+  }
+  if (step.timer != BehaviourStep::kKeepTimer && step.timer != kTimeNever) {
+    slot.timer = sim_.schedule_at(std::max(step.timer, sim_.now()), timer_handler_, job);
+  }
+}
+
+void ClusterRuntime::end_waiting(std::uint32_t job) {
+  JobRecord& rec = jobs_[job];
+  // Ends as it would have running (completed, at the end of its lifetime), but holds nothing:
+  // it only leaves the queue, or its backoff (on_requeue then finds it ended).
+  if (!rec.backing_off) scheduler_.pending().drain([job](std::uint32_t waiting) { return waiting == job; });
+  rec.backing_off = false;
+  rec.state = JobState::Completed;
+  rec.end = sim_.now();
+  last_job_event_ = sim_.now();
+  ++counters_.completed;
+  if (has_job_event_listeners()) log("complete", job, "");
 }
 
 void ClusterRuntime::apply_step(std::uint32_t job, const BehaviourStep& step, bool rate_settled) {
@@ -550,6 +577,7 @@ void ClusterRuntime::apply_step(std::uint32_t job, const BehaviourStep& step, bo
 }
 
 void ClusterRuntime::on_requeue(std::uint32_t job) {
+  if (jobs_[job].state == JobState::Completed) return;  // its lifetime ended in the backoff (end_waiting)
   SHARESIM_ASSERT(jobs_[job].state == JobState::Pending && jobs_[job].backing_off,
                   "a job came back from a backoff it was not in");
   jobs_[job].backing_off = false;
@@ -599,7 +627,7 @@ void ClusterRuntime::kill(std::uint32_t job, const std::string& reason, KillCaus
   SHARESIM_ASSERT(rec.state == JobState::Running && counters_.running > 0, "killing a job that is not running");
   fluid_.drop_completion(rec);
   cancel_fault(job);
-  if (rec.behaviour >= 0) stop_behaviour(job);
+  const SimTime next_behaviour_timer = rec.behaviour >= 0 ? stop_behaviour(job) : kTimeNever;
   rec.kill_cause = cause;
   rec.killed_by_other = by_other;
   counters_.killed_oom += cause == KillCause::Oom ? 1 : 0;
@@ -629,6 +657,11 @@ void ClusterRuntime::kill(std::uint32_t job, const std::string& reason, KillCaus
     const SimTime backoff = restart_backoff(restart, rec.restarts);
     const SimTime at = backoff >= kTimeNever - sim_.now() ? kTimeNever : sim_.now() + backoff;
     sim_.schedule_at(at, requeue_handler_, job);
+    if (next_behaviour_timer != kTimeNever) {
+      // Its behaviour runs on without a pod: refused requests, the end of its lifetime.
+      behaviours_[static_cast<std::size_t>(rec.behaviour)].timer =
+          sim_.schedule_at(std::max(next_behaviour_timer, sim_.now()), timer_handler_, job);
+    }
     return;
   }
   rec.state = JobState::Failed;

@@ -231,9 +231,12 @@ class ClusterRuntime {
   // start), so its rate is still its GPUs' residents' rate.
   void apply_step(std::uint32_t job, const BehaviourStep& step, bool rate_settled = true);
   void on_behaviour_timer(std::uint32_t job);
-  // The job's pods are gone (killed, or ended by its step): cancels its timer and counts the
-  // requests its behaviour held as dropped.
-  void stop_behaviour(std::uint32_t job);
+  // The job's pods are gone (killed, or ended by its step): cancels its timer, counts the
+  // requests its behaviour held as dropped, and returns its behaviour's next timer without a pod.
+  SimTime stop_behaviour(std::uint32_t job);
+  // A job waiting for its restart whose behaviour ended (a service's lifetime, a notebook's
+  // session, both wall time): it completes without being placed again.
+  void end_waiting(std::uint32_t job);
   void complete(std::uint32_t job);
   // Restart OnFailure: back into the pending queue after its backoff.
   void on_requeue(std::uint32_t job);

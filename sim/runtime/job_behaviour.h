@@ -30,8 +30,8 @@ struct BehaviourStep {
   SimTime latency = -1;
   double request_work = 0;
   std::uint32_t arrivals = 0;  // requests that arrived in this step
-  // Of those, requests refused as they arrived: no pod was serving. Requests lost later, after
-  // they arrived, go to stop()'s LostRequests instead.
+  // Of those, requests refused as they arrived: no pod was serving (the job waits for its
+  // restart). Requests lost later, after they arrived, go to stop()'s LostRequests instead.
   std::uint32_t dropped = 0;
 };
 
@@ -53,11 +53,15 @@ class JobBehaviour {
   virtual BehaviourStep start(SimTime now) = 0;
   // The step's work is done.
   virtual BehaviourStep work_done(SimTime now) = 0;
-  // The step's timer fired.
+  // The step's timer fired. Also while the job has no pod (from stop() to the next start()):
+  // a service's requests still arrive, refused, and its lifetime still ends, being wall time
+  // (docs/models.md "Checkpoints and restarts"). Such a step only counts arrivals (each in
+  // `dropped`), sets the next timer or ends the job (done); its demand and work are ignored.
   virtual BehaviourStep timer(SimTime now) = 0;
   // The job lost its pods: it was killed, or a step of its own ended it (done). Reports each
-  // request it still held to `lost`.
-  virtual void stop(SimTime now, LostRequests& lost) = 0;
+  // request it still held to `lost`, and returns when its next timer is due while it has no
+  // pod (kTimeNever: none): the next request arrival, or the end of its lifetime or session.
+  virtual SimTime stop(SimTime now, LostRequests& lost) = 0;
 };
 
 // One per origin: makes each job's behaviour as the job arrives (in arrival order).

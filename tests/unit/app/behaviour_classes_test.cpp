@@ -272,9 +272,75 @@ TEST(BehaviourClasses, KilledServiceRestartsAndCountsTheRequestsItLost) {
   EXPECT_GE(s.arrived, s.latency_s.count + s.dropped);
 }
 
+// The audit's scenario (docs/models.md "Checkpoints and restarts"): a service (or notebook) of
+// 100 s on the only GPU, evicted at 30 s by a 200 s job of higher priority. OnFailure requeues
+// it after 5 s, but the GPU stays taken until 230 s, long after its lifetime ends at 100 s.
+std::string evicted_at_30s(const std::string& victim_keys, const std::string& extra = "") {
+  return R"({"name": "i2", )" + extra + R"("cluster": {"node_pools": [{"name": "n", "nodes": 1, "gpu": "A100-80GB",
+      "gpus_per_node": 1, "cpu_milli": 64000, "memory_mib": 262144}]},
+      "scheduler": {"queue": "priority", "preemption": true},
+      "workload": {"jobs": [{"name": "svc", "arrival": "0s", "priority": 1, )" +
+         victim_keys + R"(, "request": {"gpus": 1, "demand": {"sm": 0.5, "bw": 0.3, "mem_mib": 1000}}},
+        {"name": "hi", "arrival": "30s", "duration": "200s", "priority": 10}]}})";
+}
 const std::string kService = R"("kind": "inference", "lifetime": "100s",
     "requests": {"arrival": {"process": "poisson", "rate_per_s": 0.5},
                  "work": {"dist": "constant", "mean_s": 1.5}, "slo": "3s"})";
+const std::string kRestart5s = R"("restart": {"policy": "OnFailure", "backoff": "5s"})";
+
+// Placed again at 230 s, the service ended at 230 s; with the horizon at 150 s it was still
+// pending at the end. Its lifetime is wall time from its first start: it ends at 100 s, pending
+// or backing off, and is not placed again.
+TEST(BehaviourClasses, AnEvictedServiceOrNotebookEndsWithItsLifetimeWhileWaiting) {
+  const std::string notebook = R"("kind": "notebook", "session": "100s",
+      "active": {"dist": "constant", "mean_s": 10}, "idle": {"dist": "constant", "mean_s": 5})";
+  for (const std::string& victim : {kService, notebook}) {
+    // Waiting in the pending queue (backoff 5 s), and still in its backoff (200 s) at 100 s.
+    for (const std::string& restart : {kRestart5s, std::string(R"("restart": {"policy": "OnFailure", "backoff": "200s"})")}) {
+      for (const std::string& until : {std::string(), std::string(R"("until": "150s", )")}) {
+        const auto run = run_text(evicted_at_30s(victim + ", " + restart, until));
+        const JobRecord& svc = run->runtime().jobs().at(0);
+        const std::string what = victim.substr(0, 30) + restart + until;
+        EXPECT_EQ(svc.state, JobState::Completed) << what;
+        EXPECT_EQ(svc.start, 0) << what;
+        EXPECT_EQ(svc.end, 100 * kSecond) << what;
+        EXPECT_EQ(svc.restarts, 1u) << what;
+        EXPECT_EQ(run->metrics().pending_at_end, 0u) << what;
+        EXPECT_TRUE(run->runtime().scheduler().pending().empty()) << what;
+        EXPECT_EQ(run->runtime().jobs().at(1).start, 30 * kSecond) << what;
+        EXPECT_EQ(run->metrics().completed, until.empty() ? 2u : 1u) << what;
+      }
+    }
+  }
+}
+
+// Requests of the evicted service that arrive while no pod serves it (30 s to its lifetime's
+// end at 100 s) are dropped where they arrive. Before, they were drawn only when the pod came
+// back, and counted at that time: with the horizon at 150 s, never.
+TEST(BehaviourClasses, RequestsArrivingInAnOutageAreDroppedWhereTheyArrive) {
+  const std::string scenario = evicted_at_30s(kService + ", " + kRestart5s, R"("until": "150s", )");
+  const auto whole = run_text(scenario);
+  const ServiceMetrics& all = whole->metrics().services.at(0);
+  // Every arrival in [0, 100 s): 15 served before 30 s (one of them queued at the eviction,
+  // dropped), 24 in the outage.
+  EXPECT_EQ(all.arrived, 39u);
+  EXPECT_EQ(all.dropped, 25u);
+  EXPECT_EQ(all.latency_s.count, 14u);
+  // A window from 50 s: only outage arrivals, each dropped; those before 50 s do not count.
+  const auto late = run_text(scenario, {{"metrics_window", R"({"start": "50s"})"}});
+  const ServiceMetrics& from_50s = late->metrics().services.at(0);
+  EXPECT_GT(from_50s.arrived, 0u);
+  EXPECT_LT(from_50s.arrived, 24u);
+  EXPECT_EQ(from_50s.dropped, from_50s.arrived);
+  EXPECT_EQ(from_50s.latency_s.count, 0u);
+  // A window to 45 s: the arrivals in (30 s, 45 s] count as dropped, beside the one the
+  // eviction lost and those served before it.
+  const auto early = run_text(scenario, {{"metrics_window", R"({"end": "45s"})"}});
+  const ServiceMetrics& to_45s = early->metrics().services.at(0);
+  EXPECT_GT(to_45s.dropped, 1u);
+  EXPECT_EQ(to_45s.arrived, to_45s.latency_s.count + to_45s.dropped);
+  EXPECT_EQ(to_45s.latency_s.count, 14u);
+}
 
 // Requests still queued when a service's lifetime ends are dropped, counted where they
 // arrived: with the default window every request is completed or dropped. Before, the 2
