@@ -76,6 +76,32 @@ std::int64_t asks_one_gpu_admits(const Gpu& gpu, const DeviceAsk& ask, const Pha
   return static_cast<std::int64_t>(residents.size());
 }
 
+// Pods of `units` units each, every unit on a different GPU (UnitSpread::OnePerDevice: a pod's
+// n vGPUs are on n GPUs, docs/models.md "HAMi"), that GPUs admitting asks[g] units each hold:
+// the most P (up to `wanted`) with sum over g of min(asks[g], P) >= P * units, since a GPU
+// gives each pod at most one unit. Counting the units alone let 20 vGPUs of one GPU hold a pod
+// of 2, which then waited forever.
+std::int64_t pods_on_distinct_gpus(const std::vector<std::int64_t>& asks, std::int64_t units, std::uint32_t wanted) {
+  if (units <= 0) return wanted;
+  const auto holds = [&](std::int64_t pods) {
+    std::int64_t given = 0;
+    for (std::int64_t a : asks) given += std::min(a, pods);
+    return given >= pods * units;
+  };
+  // Feasible counts are those up to the answer (fewer pods need no more of any GPU).
+  std::int64_t low = 0;
+  std::int64_t high = wanted;
+  while (low < high) {
+    const std::int64_t mid = low + (high - low + 1) / 2;
+    if (holds(mid)) {
+      low = mid;
+    } else {
+      high = mid - 1;
+    }
+  }
+  return low;
+}
+
 // Pods of this shape the node's GPUs could hold when empty, GPUs aside from cpu and memory;
 // -1 when a GPU's policy could be repartitioned to offer the resource (dynamic MIG). A GPU
 // whose policy would refuse the pod even when empty (Scheduler::assign_devices asks it as
@@ -114,6 +140,8 @@ std::int64_t pods_on_gpus(const Cluster& cluster, const PodShape& shape, std::ui
   }
   std::int64_t admitted_units = 0;  // of the resource, on the GPUs that admit the pod
   std::int64_t pods = 0;            // per_gpu: what each GPU holds, summed
+  const bool one_per_gpu = policy.traits().unit_spread == UnitSpread::OnePerDevice;
+  std::vector<std::int64_t> asks_per_gpu;  // one_per_gpu: the units each GPU admits
   for (std::uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
     const Gpu& gpu = cluster.gpu(g);
     const std::int64_t capacity = gpu.capacity(r);
@@ -136,6 +164,7 @@ std::int64_t pods_on_gpus(const Cluster& cluster, const PodShape& shape, std::ui
     }
     const std::int64_t asks = asks_one_gpu_admits(gpu, ask, shape.demand, capacity, asks_wanted);
     admitted_units += std::min(capacity, asks * ask.units);
+    if (one_per_gpu) asks_per_gpu.push_back(asks);
     if (!per_gpu) continue;
     // All of a pod's units on one GPU (cGPU GiB), or per-device quantities counted per GPU: what
     // one GPU holds is what counts, not the node's sum.
@@ -145,6 +174,17 @@ std::int64_t pods_on_gpus(const Cluster& cluster, const PodShape& shape, std::ui
         on_gpu = std::min(on_gpu, gpu.capacity(q.resource) / q.quantity);
     }
     pods += on_gpu;
+  }
+  if (!per_gpu && one_per_gpu) {
+    const std::int64_t held = pods_on_distinct_gpus(asks_per_gpu, shape.gpu_units, pods_wanted);
+    const auto admitting = std::count_if(asks_per_gpu.begin(), asks_per_gpu.end(), [](std::int64_t a) { return a > 0; });
+    if (held == 0 && admitting > 0 && found.refusal.empty()) {
+      found.refusal = "its " + std::to_string(shape.gpu_units) + " " + std::string(cluster.resource_names().name(r)) +
+                      " must each be on a different GPU (the " + std::string(policy.traits().policy_name) +
+                      " policy gives a pod one per GPU), and a node of pool " + quote(pool.name) + " has " +
+                      std::to_string(admitting) + " GPU" + (admitting == 1 ? "" : "s");
+    }
+    return held;
   }
   if (!per_gpu) return admitted_units / shape.gpu_units;
   return all_on_one ? pods : pods / shape.gpu_units;

@@ -201,6 +201,31 @@ TEST(FractionalHami, AVgpuWithMoreMemoryThanItsGpuIsAnInputErrorWithHamisReason)
   EXPECT_NE(capacity_problem(run->cluster(), shape, 1).find("HAMi CardInsufficientMemory"), std::string::npos);
 }
 
+TEST(FractionalHami, APodsVgpusAreEachOnADifferentGpu) {
+  // n vGPUs on n different GPUs (docs/models.md): a pod of 2 on one GPU can never run. Counting
+  // the GPU's ten free vGPUs let it pass validation and wait forever, "Insufficient nvidia.com/gpu".
+  const auto pod = [](int vgpus, int pods) {
+    return R"({"jobs": [{"name": "v", "arrival": "0s", "duration": "10s", "pods": )" + std::to_string(pods) +
+           R"(, "request": {"limits": {"nvidia.com/gpu": )" + std::to_string(vgpus) +
+           R"(, "nvidia.com/gpumem": 1000}}}]})";
+  };
+  EXPECT_EQ(error_of(shared_scenario(1, 1, kHami, pod(2, 1))),
+            "<test>: /workload/jobs/0/request: no node could ever hold a pod asking for 2 nvidia.com/gpu, 0 cpu_milli "
+            "and 0 memory_mib: its 2 nvidia.com/gpu must each be on a different GPU (the fractional policy gives a "
+            "pod one per GPU), and a node of pool \"p\" has 1 GPU");
+  EXPECT_NE(error_of(shared_scenario(1, 2, kHami, pod(3, 1))).find("has 2 GPUs"), std::string::npos);
+  const auto run = run_text(shared_scenario(1, 2, kHami, pod(2, 1)));
+  const JobRecord& job = run->runtime().jobs()[0];
+  ASSERT_EQ(job.state, JobState::Completed);
+  std::vector<std::uint32_t> gpus;
+  run->runtime().for_each_device(job, [&](const DeviceAllocation& device) { gpus.push_back(device.gpu); });
+  EXPECT_EQ(gpus, (std::vector<std::uint32_t>{0, 1}));
+  // A gang of three such pods fits two GPUs (each gives every pod one vGPU); the capacity check
+  // counts one unit per GPU per pod, not the GPUs' vGPUs alone.
+  EXPECT_EQ(error_of(shared_scenario(1, 2, kHami, pod(2, 3))), "");
+  EXPECT_EQ(run_text(shared_scenario(1, 2, kHami, pod(2, 3)))->runtime().jobs()[0].state, JobState::Completed);
+}
+
 TEST(FractionalHami, AGangsPodsSeeEachOtherOnAGpuAsTheyArePlaced) {
   // Two pods of one gang, each a whole GPU's cores (100: HAMi's ExclusiveDeviceAllocateConflict
   // on a GPU that already has a vGPU). The gang's first pod is held while the second is placed;
