@@ -67,7 +67,10 @@ bool VgpuPolicy::admit(const DeviceAsk& ask, std::int64_t free_units, std::span<
 }
 
 std::size_t VgpuPolicy::contexts_in_turn(std::span<const Resident> residents) const {
-  if (settings_.scheduler == VgpuScheduler::FixedShare) return static_cast<std::size_t>(settings_.type.max_per_gpu);
+  // Fixed share turns to every slot of the type, occupied or not, but only while a VM runs on
+  // the GPU: with none the scheduler has nothing to run, as on a GPU never used.
+  if (settings_.scheduler == VgpuScheduler::FixedShare)
+    return residents.empty() ? 0 : static_cast<std::size_t>(settings_.type.max_per_gpu);
   if (settings_.scheduler == VgpuScheduler::EqualShare) return residents.size();
   const std::size_t active = count_active(residents);
   return active;

@@ -257,6 +257,22 @@ TEST(Vgpu, FixedShareIgnoresWhetherOthersAreBusyBestEffortDoesNot) {
   EXPECT_DOUBLE_EQ(busy_job_time("equal_share", true), busy_job_time("equal_share", false));
 }
 
+// fixed_share turns to every slot of the type while a VM runs on the GPU; with none left the GPU
+// switches no more than one never used. Two 10 s jobs, one at a time, on an A100-20C GPU (4 slots):
+// each runs at e / 4 for 40.5 s; switches only during those 81 s, one per slice + switch (2.025
+// ms): 40,000. The empty gap between them used to count too (69,383).
+TEST(Vgpu, FixedShareCountsNoSwitchesOnAnEmptyGpu) {
+  const auto run =
+      run_text(shared_scenario(1, 2, R"({"policy": "vgpu", "profile": "A100-20C", "scheduler": "fixed_share"})",
+                               jobs_workload({{"a", 0, 10, R"({"gpus": 1})"}, {"b", 100, 10, R"({"gpus": 1})"}})));
+  const auto& profile = builtin_calibration_profile("A100-80GB");
+  const double turn_ns = profile.vgpu_slice_ns_up_to_8.value + profile.vgpu_switch_cost_ns.value;
+  const GpuUsage& used = run->gpu_usage()[0];
+  ASSERT_NEAR(time_to_seconds(used.allocated_ns), 81.0, 1e-6);
+  EXPECT_NEAR(used.context_switches, static_cast<double>(used.allocated_ns) / turn_ns, 1e-6);
+  EXPECT_EQ(run->gpu_usage()[1].context_switches, 0.0);  // never used
+}
+
 TEST(Vgpu, LicenseCostShowsInTheCostMetrics) {
   const auto run = run_text(
       shared_scenario(1, 2, R"({"policy": "vgpu", "profile": "A100-20C", "license_cost_per_gpu_year": 8760})", kOneJob,
