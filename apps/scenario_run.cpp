@@ -60,7 +60,7 @@ ScenarioRun::ScenarioRun(const Scenario& scenario, const GpuCatalog& catalog) : 
 void ScenarioRun::build(const GpuCatalog& catalog) {
   if (scenario_.workload.is_null()) {
     throw InputError(scenario_.file, kTopLevelWhere,
-                     "missing key \"workload\": only describe-nodes reads a cluster-only scenario");
+                     "missing key \"workload\": only validate and describe-nodes read a cluster-only scenario");
   }
   ScenarioCluster built = build_scenario_cluster(scenario_, catalog);
   calibration_ = std::move(built.calibration);

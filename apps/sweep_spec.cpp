@@ -226,7 +226,8 @@ ScenarioSweepSpec load_sweep_spec(const std::string& path) {
   if (!scenario_problem.empty()) {
     throw InputError(path, "/scenario",
                      "expected a scenario file (relative to the spec's folder), found " + quote(scenario.string()) +
-                         ", which " + (scenario.empty() ? scenario_problem : spec.scenario_path + " " + scenario_problem));
+                         (scenario.empty() ? ", which " + scenario_problem
+                                           : " (" + spec.scenario_path + ": " + scenario_problem + ")"));
   }
   spec.seeds = spec_seeds(document["seeds"], path);  // a seed listed twice is refused there
   check_axis_paths(document, path);

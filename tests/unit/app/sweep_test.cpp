@@ -116,6 +116,12 @@ TEST(Sweep, SpecErrorsAreLocated) {
   EXPECT_EQ(spec_error(dir, R"({"scenario": "", "seeds": "1", "metrics": ["metrics.jobs.wait_s.mean"]})"),
             "spec.json: /scenario: expected a scenario file (relative to the spec's folder), found \"\", which is "
             "empty");
+  // A missing file: the path it was looked for at, then the system's reason (the two ran together:
+  // "which DIR/nope.json No such file or directory").
+  const std::string missing = spec_error(dir, R"({"scenario": "nope.json", "seeds": "1", "metrics": ["metrics.jobs.wait_s.mean"]})");
+  EXPECT_EQ(missing.substr(0, missing.find(" (/")),
+            "spec.json: /scenario: expected a scenario file (relative to the spec's folder), found \"nope.json\"");
+  EXPECT_NE(missing.find("/nope.json: No such file or directory)"), std::string::npos) << missing;
   try {  // size's and place-sweep's --seeds, too
     parse_seed_list("1,3-4,3", "--seeds", "");
     ADD_FAILURE() << "a seed listed twice was accepted";
