@@ -283,6 +283,29 @@ TEST(Vgpu, LicenseCostShowsInTheCostMetrics) {
   EXPECT_NEAR(run->metrics().cost, 40.0 + 20.0, 1e-9);
 }
 
+// An exclusive GPU has one pod, so no other pod can make it run out of memory; a pod that
+// needs more than the whole GPU fails at start with the OOM the other policies give, alone. It
+// used to run and show 100,000 MiB in use on an 81,920-MiB GPU.
+TEST(Exclusive, APodLargerThanTheGpuIsAnOomForItselfOnly) {
+  const auto run = run_text(shared_scenario(1, 2, R"({"policy": "exclusive"})",
+                                            jobs_workload({{"big", 0, 10, R"({"gpus": 1, "demand": {"mem_mib": 100000}})"},
+                                                           {"fits", 0, 10, R"({"gpus": 1, "demand": {"mem_mib": 81920}})"}})));
+  const JobRecord& big = job_named(run->runtime(), "big-0");
+  ASSERT_EQ(big.state, JobState::Failed);
+  EXPECT_EQ(big.kill_cause, KillCause::Oom);
+  EXPECT_FALSE(big.killed_by_other);
+  EXPECT_EQ(time_to_seconds(big.end), 0.0);
+  EXPECT_EQ(run->runtime().failure_reasons()[static_cast<std::size_t>(big.failure)].rfind(
+                "OOM: CUDA out of memory: tried to allocate 100000 MiB; 100000 MiB requested of 81920 MiB", 0),
+            0u);
+  EXPECT_EQ(job_named(run->runtime(), "fits-0").state, JobState::Completed);
+  EXPECT_EQ(run->metrics().killed_oom, 1u);
+  EXPECT_EQ(run->metrics().killed_by_other, 0u);
+  for (const Gpu& gpu : run->cluster().gpus()) {
+    EXPECT_LE(run->gpu_usage()[gpu.index].peak_memory_mib, gpu.model->memory_mib);
+  }
+}
+
 TEST(SharingPolicies, MemoryInUseNeverExceedsTheGpu) {
   for (const std::string sharing : {R"({"policy": "timeslice", "replicas": 8, "oom_blast_radius": "gpu"})",
                                     R"({"policy": "timeslice", "replicas": 8})", R"({"policy": "mps", "replicas": 8})",
