@@ -17,8 +17,9 @@ const std::vector<std::string> kColumns{"origin",       "sequence",  "kind",    
 NativeTraceReader::NativeTraceReader(const std::string& path, WorkloadContext& context)
     : csv_(path, kColumns), context_(context) {
   // The optional columns are found by name too: a near miss ("gpu_mem_mb") would be ignored.
-  csv_.reject_misspelt_columns({"gpu_util_pct", "mem_util_pct", "sm_active", "dram_active", "gpu_mem_mib", "gpu_milli"},
-                               kColumns);
+  csv_.reject_misspelt_columns(
+      {"gpu_util_pct", "mem_util_pct", "sm_active", "dram_active", "gpu_mem_mib", "gpu_milli", "sm", "bw", "duty"},
+      kColumns);
 }
 
 bool NativeTraceReader::next(JobSpec& out) {
@@ -79,7 +80,21 @@ PhaseDemand NativeTraceReader::measured_demand() const {
     }
     return value;
   };
+  // The model's own fields (sm, bw, duty), as `sharesim generate` writes them: exact, where the
+  // measurements go through a division (sm = sm_active / duty) that no double may invert.
+  const auto given = [&](const char* column) { return csv_.has_column(column) && !csv_.field(column).empty(); };
+  for (const auto& [field, measurements] : {std::pair{"sm", "sm_active"}, std::pair{"bw", "dram_active"},
+                                            std::pair{"bw", "mem_util_pct"}, std::pair{"duty", "gpu_util_pct"}}) {
+    if (given(field) && given(measurements)) {
+      csv_.fail(measurements, "expected either " + std::string(field) + " or " + measurements +
+                                  " (which sets it), found both");
+    }
+  }
   PhaseDemand demand;
+  if (const auto duty = optional("duty", 1)) {
+    if (*duty <= 0) csv_.fail("duty", "expected a number > 0 and <= 1, found " + csv_.field("duty"));
+    demand.duty = *duty;
+  }
   MeasuredUsage measured;
   measured.gpu_util_pct = optional("gpu_util_pct", 100);
   if (measured.gpu_util_pct && *measured.gpu_util_pct <= 0) {
@@ -89,6 +104,8 @@ PhaseDemand NativeTraceReader::measured_demand() const {
   measured.sm_active = optional("sm_active", 1);
   measured.dram_active = optional("dram_active", 1);
   apply_measured_usage(measured, demand);
+  if (const auto sm = optional("sm", 1)) demand.sm = *sm;
+  if (const auto bw = optional("bw", 1)) demand.bw = *bw;
   if (csv_.has_column("gpu_mem_mib") && !csv_.field("gpu_mem_mib").empty()) {
     demand.mem_mib = csv_.integer("gpu_mem_mib", 0);
   }
@@ -122,7 +139,9 @@ std::string native_row_problem(const JobSpec& job, const PodShape& shape, const 
   if (shape.gpu_units > 0 && shape.gpu_resource != default_gpu) lost.emplace_back("a device resource of its own");
   if (!shape.node_selector.empty()) lost.emplace_back("a node selector");
   if (!shape.tolerations.empty()) lost.emplace_back("tolerations");
-  if (!(shape.demand == PhaseDemand{})) lost.emplace_back("a demand (or workload profile)");
+  // A demand has its columns (sm, bw, duty, gpu_mem_mib); a workload profile (its measured MIG
+  // slice speeds) has none.
+  if (shape.demand.profile != 0) lost.emplace_back("a workload profile");
   if (!job.preempts) lost.emplace_back("a priority class that never preempts");
   if (origin.restart.on_failure || origin.restart.checkpoint_interval > 0) lost.emplace_back("a restart policy");
   std::string problem;
@@ -135,7 +154,8 @@ std::string native_row_problem(const JobSpec& job, const PodShape& shape, const 
 std::size_t write_native_trace(std::ostream& out, std::vector<std::unique_ptr<JobSource>>& sources,
                                const ShapeTable& shapes, const std::vector<JobOrigin>& origins,
                                const NativeRowCheck& check) {
-  std::string text = native_trace_header() + "\n";
+  // The demand's columns, which a replay reads back (NativeTraceReader::measured_demand).
+  std::string text = native_trace_header() + ",sm,bw,duty,gpu_mem_mib\n";
   std::vector<JobSpec> heads(sources.size());
   std::vector<bool> live(sources.size());
   for (std::size_t s = 0; s < sources.size(); ++s) live[s] = sources[s]->next(heads[s]);
@@ -145,8 +165,22 @@ std::size_t write_native_trace(std::ostream& out, std::vector<std::unique_ptr<Jo
     if (best == sources.size()) break;
     const JobSpec& job = heads[best];
     if (check) check(job, shapes.shapes[job.shape], origins[job.origin]);
+    const PodShape& shape = shapes.shapes[job.shape];
+    // Empty where the field is the model's default. Shortest round-trip text: read back, each
+    // is the same double.
+    const PhaseDemand& demand = shape.demand;
+    const PhaseDemand model_default;
     CsvRow row(text);
-    native_trace_fields(row, job, shapes.shapes[job.shape], origins[job.origin]).end();
+    native_trace_fields(row, job, shape, origins[job.origin])
+        .number_if(demand.sm != model_default.sm, demand.sm)
+        .number_if(demand.bw != model_default.bw, demand.bw)
+        .number_if(demand.duty != model_default.duty, demand.duty);
+    if (demand.mem_mib != 0) {
+      row.integer(demand.mem_mib);
+    } else {
+      row.text("");
+    }
+    row.end();
     ++written;
     if (text.size() > (1u << 20)) {
       out << text;

@@ -42,13 +42,15 @@ std::string native_trace_header();
 CsvRow& native_trace_fields(CsvRow& row, const JobSpec& job, const PodShape& shape, const JobOrigin& origin);
 
 // What of a job a native row cannot hold, so that a replay would run it differently: per-GPU
-// quantities, a device resource other than nvidia.com/gpu, a node selector, tolerations, a demand
-// other than the model's default (or a workload profile), a priority class that never preempts,
+// quantities, a device resource other than nvidia.com/gpu, a node selector, tolerations, a workload
+// profile (a demand has columns of its own), a priority class that never preempts,
 // a restart policy. "" when the row holds all of it. `default_gpu` is nvidia.com/gpu's id.
 std::string native_row_problem(const JobSpec& job, const PodShape& shape, const JobOrigin& origin,
                                ResourceId default_gpu);
 
-// Drains `sources` (merged by arrival; ties by source order) into native-trace rows.
+// Drains `sources` (merged by arrival; ties by source order) into native-trace rows, with the
+// columns sm, bw, duty and gpu_mem_mib of each job's demand (empty where a field is the model's
+// default).
 // Returns the number of jobs written. `check`, when given, sees each job before it is written
 // (and may throw).
 using NativeRowCheck = std::function<void(const JobSpec&, const PodShape&, const JobOrigin&)>;

@@ -409,7 +409,8 @@ expect_bad_input "generate -o with an empty path is refused" "" "-o: expected a 
   generate -o "" small.json
 expect_bad_input "generate -o naming a directory is refused" "" "cannot write: it is a directory, not a file" \
   generate -o "$tmp/new-dir" small.json
-check "trace has the native header" test "$(head -n 1 "$tmp/trace.csv" 2>/dev/null)" = "$trace_header"
+check "trace has the native header and the measured columns" \
+  test "$(head -n 1 "$tmp/trace.csv" 2>/dev/null)" = "$trace_header,sm,bw,duty,gpu_mem_mib"
 check "trace has one row per generated job ($small_jobs)" \
   test "$(grep -c '' "$tmp/trace.csv" 2>/dev/null)" = $((small_jobs + 1))
 # A gpu_milli column (trace convert writes one) is read back: two half-GPU pods share one GPU
@@ -442,8 +443,27 @@ expect_bad_input "generate refuses a job with per-GPU quantities" "" \
   generate -o "$tmp/never-trace.csv" small.json --set cluster.node_pools.0.sharing.policy=fractional \
   --set 'workload.generators.0.request={"limits": {"nvidia.com/gpu": 1, "nvidia.com/gpumem": 4096}}'
 check "generate wrote no trace" test ! -e "$tmp/never-trace.csv"
-expect_bad_input "generate refuses a job with a demand" "" 'found "g0" with a demand (or workload profile)' \
-  generate -o "$tmp/never-trace.csv" small.json --set 'workload.generators.0.request.demand={"sm": 0.5}'
+expect_bad_input "generate refuses a job with a workload profile" "" 'found "g0" with a workload profile' \
+  generate -o "$tmp/never-trace.csv" small.json --set 'workload.generators.0.request.profile=bert-train-b4'
+# A demand goes into its columns (sm, bw, duty, gpu_mem_mib), read back bit for bit: under
+# time-slicing, where the demand sets every rate, the replay runs the generator run's jobs and
+# GPUs exactly.
+demand_sets=(--set cluster.node_pools.0.sharing='{"policy": "timeslice", "replicas": 4}'
+  --set 'workload.generators.0.request.demand={"sm": 0.4, "bw": 0.3, "duty": 0.3, "mem_mib": 8192}'
+  --set 'workload.generators.1.request.demand={"sm": 0.7, "bw": 0.1, "mem_mib": 30000}')
+check "generate a job with a demand" succeeds generate -o "$tmp/demand-trace.csv" small.json "${demand_sets[@]}"
+check "generate: the demand's columns" grep -q ',0\.4,0\.3,0\.3,8192$' "$tmp/demand-trace.csv"
+check "generate: a default field's column is empty" grep -q ',0\.7,0\.1,,30000$' "$tmp/demand-trace.csv"
+check "run the demand scenario" succeeds run -q -o "$tmp/demand-run" small.json "${demand_sets[@]}"
+write_replay_scenario demand-replay.json demand-trace.csv
+check "replay the demand trace" succeeds run -q -o "$tmp/demand-replay" demand-replay.json \
+  --set cluster.node_pools.0.sharing='{"policy": "timeslice", "replicas": 4}'
+check "demand replay: the generator run's jobs.csv" same_file "$tmp/demand-run/jobs.csv" "$tmp/demand-replay/jobs.csv"
+check "demand replay: the generator run's gpus.csv" same_file "$tmp/demand-run/gpus.csv" "$tmp/demand-replay/gpus.csv"
+printf '%s,sm,sm_active\nx,0,training,0,100,1,1,0,0,,0,0.5,0.5\n' "$trace_header" >sm-twice.csv
+write_replay_scenario sm-twice.json sm-twice.csv
+expect_bad_input "a native row giving sm and sm_active is refused" "" \
+  'sm-twice.csv: line 2, column sm_active: expected either sm or sm_active (which sets it), found both' validate sm-twice.json
 write_replay_scenario replay.json trace.csv
 # From another directory: the trace path is relative to the scenario file, not the cwd.
 succeeds_from_root() {
