@@ -239,9 +239,10 @@ TEST(Vgpu, TypesAdvertiseVgpusPerGpuAndIsolateFramebuffers) {
 }
 
 // Run time of job "busy" sharing an A100-40GB (A100-10C: 4 vGPUs) with three others that are
-// busy (sm 1) or idle (sm 0: hold their vGPU, no work).
+// busy (duty 1) or nearly idle (duty 0.001: hold their vGPU, almost never have GPU work; a
+// training pod with no work at all, sm 0 and bw 0, is an input error since it would never end).
 double busy_job_time(const std::string& scheduler, bool others_busy) {
-  const std::string other = others_busy ? R"({"gpus": 1})" : R"({"gpus": 1, "demand": {"sm": 0, "bw": 0}})";
+  const std::string other = others_busy ? R"({"gpus": 1})" : R"({"gpus": 1, "demand": {"duty": 0.001}})";
   const auto run = run_text(shared_scenario(
       1, 1, R"({"policy": "vgpu", "profile": "A100-10C", "scheduler": ")" + scheduler + R"("})",
       jobs_workload(
