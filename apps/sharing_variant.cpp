@@ -203,6 +203,16 @@ Scenario apply_sharing_variant(const Scenario& scenario, const SharingVariant& v
   return copy;
 }
 
+std::vector<Override> sharing_variant_overrides(const SharingVariant& variant) {
+  std::vector<Override> overrides;
+  for (std::size_t i = 0; i < variant.sharing.size(); ++i) {
+    if (variant.sharing[i].is_null()) continue;
+    overrides.push_back({"cluster.node_pools." + std::to_string(i) + ".sharing", variant.sharing[i].dump(),
+                         "sharing variant " + quote(variant.name)});
+  }
+  return overrides;
+}
+
 void rethrow_for_variant(const InputError& e, const Scenario& scenario, const SharingVariant& variant,
                          const std::string& option) {
   if (e.file() == scenario.file) {

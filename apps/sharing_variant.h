@@ -58,6 +58,14 @@ SharingVariant sharing_variant_from_definition(const Scenario& scenario, const s
 // document (which summary.json echoes as the scenario that ran).
 Scenario apply_sharing_variant(const Scenario& scenario, const SharingVariant& variant);
 
+// Overrides ("cluster.node_pools.I.sharing" = the variant's object) that give a scenario the
+// variant's sharing while it loads. The loader checks that the cluster can hold every gang, and
+// it counts whole GPUs on an exclusive pool but not on a shared one; loading with these makes
+// that check see the cluster as the variant configures it, so that a size or grid point that
+// only the scenario's own sharing is too small for is not refused (apply_sharing_variant after
+// loading is too late for it).
+std::vector<Override> sharing_variant_overrides(const SharingVariant& variant);
+
 // Restates an error raised while building or running a variant's scenario so that it points at
 // what the user wrote: a named variant's own definition, or the `option` entry of a built-in
 // default.

@@ -18,8 +18,9 @@ using Json = nlohmann::ordered_json;
 // The runs of one size: the pool at `nodes` nodes, the variant applied, once per seed.
 class SizeEvaluator {
  public:
+  // `variant` null: the scenario's own sharing.
   SizeEvaluator(const SizeRequest& request, const GpuCatalog& catalog, std::size_t pool_index,
-                const std::string& variant, const std::function<void(const PoolProgress&)>& progress)
+                const SharingVariant* variant, const std::function<void(const PoolProgress&)>& progress)
       : request_(request), catalog_(catalog), pool_index_(pool_index), variant_(variant), progress_(progress) {}
 
   const SizeEvaluation& evaluate(std::int64_t nodes) {
@@ -33,12 +34,16 @@ class SizeEvaluator {
         std::vector<Override> overrides = request_.sets;
         overrides.push_back({"cluster.node_pools." + std::to_string(pool_index_) + ".nodes", std::to_string(nodes),
                              "the size search"});
+        // The variant's sharing goes in before loading: the loader's check that the cluster can
+        // hold every gang must see the pools as the variant shares them. Applied after loading,
+        // 4 exclusive GPUs refused a 5-pod gang that 16 time-slicing replicas hold.
+        if (variant_ != nullptr) {
+          const std::vector<Override> sharing = sharing_variant_overrides(*variant_);
+          overrides.insert(overrides.end(), sharing.begin(), sharing.end());
+        }
         overrides.push_back({"seed", std::to_string(seed), "--seeds"});
         Scenario scenario = load_scenario_file(request_.scenario_path, catalog_, overrides);
-        if (!variant_.empty()) {
-          const SharingVariant variant = sharing_variant(scenario, variant_);
-          scenario = apply_sharing_variant(scenario, variant);
-        }
+        if (variant_ != nullptr) scenario = apply_sharing_variant(scenario, *variant_);
         scenarios.push_back(std::move(scenario));
       }
     });
@@ -104,7 +109,7 @@ class SizeEvaluator {
   const SizeRequest& request_;
   const GpuCatalog& catalog_;
   std::size_t pool_index_;
-  std::string variant_;
+  const SharingVariant* variant_;
   const std::function<void(const PoolProgress&)>& progress_;
   std::map<std::int64_t, SizeEvaluation> cache_;
   bool targets_checked_ = false;
@@ -191,19 +196,22 @@ std::vector<SizeAnswer> size_pool(const SizeRequest& request, const GpuCatalog& 
         "no node pool " + quote(request.pool) + " in " + request.scenario_path + "; " +
             (suggestion ? "did you mean " + quote(*suggestion) + "?" : "expected one of " + quoted_list(names)));
   }
-  // Every variant name first, so that a typo is reported before anything runs.
-  for (const std::string& name : request.variants) (void)sharing_variant(base, name);
+  // Every variant first, so that a typo is reported before anything runs. The pools' GPUs and
+  // names, all a variant's sharing depends on, are the same at every size.
+  std::vector<SharingVariant> variants;
+  for (const std::string& name : request.variants) variants.push_back(sharing_variant(base, name));
   const std::int64_t gpus_per_node = base.node_pools[pool_index].gpus_per_node;
   if (request.max_nodes < 1) {
     throw InputError("--max-nodes", "", "expected a node count >= 1, found " + std::to_string(request.max_nodes));
   }
 
   std::vector<SizeAnswer> answers;
-  const std::vector<std::string> variants = request.variants.empty() ? std::vector<std::string>{""} : request.variants;
-  for (const std::string& variant : variants) {
+  const std::size_t searches = variants.empty() ? 1 : variants.size();
+  for (std::size_t v = 0; v < searches; ++v) {
+    const SharingVariant* variant = variants.empty() ? nullptr : &variants[v];
     SizeEvaluator evaluator(request, catalog, pool_index, variant, progress);
     SizeAnswer answer;
-    answer.variant = variant;
+    answer.variant = variant == nullptr ? "" : variant->name;
     answer.gpus_per_node = gpus_per_node;
     // Gallop: 1, 2, 4, ... until a size meets every target; `failing` is the last that did not.
     std::int64_t failing = 0;

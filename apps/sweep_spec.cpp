@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <optional>
 
 #include "apps/scenario_run.h"
 #include "sim/input/error_text.h"
@@ -294,27 +295,70 @@ ExpandedSweep expand_sweep(const ScenarioSweepSpec& spec, const GpuCatalog& cata
         overrides.push_back({axis.paths[p], value.dump(), std::string(zip ? "zip" : "grid") + " of " + spec.file});
       }
     }
-    Scenario scenario;
-    try {
-      scenario = load_scenario_file(spec.scenario_path, catalog, overrides);
-    } catch (const InputError& e) {
-      if (e.file() == "--set") throw InputError(spec.file, axis_pointer(spec, e.where()), e.problem());
-      throw;
-    }
-    std::vector<SharingVariant> variants;
-    for (const SweepVariantSpec& v : spec.variants) {
+    const auto load_point = [&](const std::vector<Override>& sharing) {
+      std::vector<Override> all = overrides;
+      all.insert(all.end(), sharing.begin(), sharing.end());
       try {
-        variants.push_back(v.definition.is_null()
-                               ? sharing_variant(scenario, v.name, spec.file + ": " + v.pointer)
-                               : sharing_variant_from_definition(scenario, v.name, v.definition, spec.file, v.pointer));
+        return load_scenario_file(spec.scenario_path, catalog, all);
+      } catch (const InputError& e) {
+        if (e.file() == "--set") throw InputError(spec.file, axis_pointer(spec, e.where()), e.problem());
+        throw;
+      }
+    };
+    const auto resolve = [&](const Scenario& scenario, const SweepVariantSpec& v) {
+      try {
+        return v.definition.is_null()
+                   ? sharing_variant(scenario, v.name, spec.file + ": " + v.pointer)
+                   : sharing_variant_from_definition(scenario, v.name, v.definition, spec.file, v.pointer);
       } catch (const InputError& e) {
         // An unknown name is reported at the spec's entry.
         if (e.file() == spec.file + ": " + v.pointer) throw InputError(spec.file, v.pointer, e.problem());
         throw;
       }
+    };
+    // The point as the scenario shares it. With variants, a point that fails to load may fail
+    // only for the scenario's own sharing (the loader counts whole GPUs on exclusive pools, a gang
+    // wider than them is refused); each variant then loads the point with its own sharing.
+    std::optional<Scenario> own;
+    std::optional<InputError> own_error;
+    try {
+      own = load_point({});
+    } catch (const InputError& e) {
+      if (spec.variants.empty()) throw;
+      own_error = e;
+    }
+    std::vector<SharingVariant> variants;
+    std::vector<Scenario> variant_scenarios;  // the point as each variant loads it (before applying it)
+    std::optional<Scenario> shape;            // the scenario without the point, for the pools a variant names
+    for (const SweepVariantSpec& v : spec.variants) {
+      if (own) {
+        variants.push_back(resolve(*own, v));
+        variant_scenarios.push_back(*own);
+        continue;
+      }
+      if (!shape) {
+        try {
+          shape = load_scenario_file(spec.scenario_path, catalog);
+        } catch (const InputError&) {
+          throw *own_error;
+        }
+      }
+      const SharingVariant first = resolve(*shape, v);
+      Scenario loaded;
+      try {
+        loaded = load_point(sharing_variant_overrides(first));
+      } catch (const InputError& e) {
+        if (e.file() == spec.file) throw;
+        rethrow_for_variant(e, *shape, first, spec.file + ": " + v.pointer);
+      }
+      // Resolved again on the point's own pools: a grid may change a pool's GPU, and a built-in
+      // policy's defaults depend on it.
+      variants.push_back(resolve(loaded, v));
+      variant_scenarios.push_back(std::move(loaded));
     }
     const std::size_t variant_count = variants.empty() ? 1 : variants.size();
     for (std::size_t v = 0; v < variant_count; ++v) {
+      const Scenario& scenario = variants.empty() ? *own : variant_scenarios[v];
       const Scenario base = variants.empty() ? scenario : apply_sharing_variant(scenario, variants[v]);
       try {
         const ScenarioRun check(base, catalog);  // checks sharing configs, trace files, sample files

@@ -188,5 +188,46 @@ TEST(SizeSearch, ASizeTooSmallForAGangIsNotMetAndTheSearchGoesOn) {
   fs::remove_all(dir);
 }
 
+TEST(SizeSearch, EachVariantIsSizedOnTheClusterItConfigures) {
+  // A gang of 5 one-GPU pods; pool "a" has 2 one-GPU nodes, pool "b" (sized) 2-GPU nodes. With
+  // 1 node of "b" the cluster has 4 GPUs: too few exclusive, but 16 time-slicing replicas and
+  // 4 x 7 MIG instances hold the gang. The loader's gang check used to see the scenario's own
+  // (exclusive) sharing under every variant, so timeslice and mig answered 2 nodes, "1 node
+  // could never hold the workload ... can hold at most 4".
+  std::random_device entropy;
+  const fs::path dir = fs::temp_directory_path() / ("sharesim-size-variant-gang-" + std::to_string(entropy()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "s.json") << R"({"name": "s", "seed": 1,
+    "cluster": {"node_pools": [
+      {"name": "a", "nodes": 2, "gpu": "A100-80GB", "gpus_per_node": 1, "cpu_milli": 64000, "memory_mib": 262144},
+      {"name": "b", "nodes": 4, "gpu": "A100-80GB", "gpus_per_node": 2, "cpu_milli": 64000, "memory_mib": 262144}]},
+    "workload": {"jobs": [{"name": "gang", "pods": 5, "duration": "1h", "request": {"gpus": 1}}]}})";
+  SizeRequest request;
+  request.scenario_path = (dir / "s.json").string();
+  request.pool = "b";
+  request.targets = {parse_size_target("metrics.jobs.completed>=1")};
+  request.seeds = {1};
+  request.variants = {"exclusive", "timeslice", "mig"};
+  request.max_nodes = 4;
+  request.output_dir = (dir / "out").string();
+  const std::vector<SizeAnswer> answers = size_pool(request, GpuCatalog::builtin());
+  ASSERT_EQ(answers.size(), 3u);
+  EXPECT_EQ(answers[0].nodes, 2);
+  ASSERT_TRUE(answers[0].one_fewer.has_value());
+  EXPECT_NE(answers[0].one_fewer->cannot_hold.find("can hold at most 4"), std::string::npos);
+  for (std::size_t v : {1u, 2u}) {
+    EXPECT_TRUE(answers[v].met) << answers[v].variant;
+    EXPECT_EQ(answers[v].nodes, 1) << answers[v].variant << ": " << size_text(request, answers);
+    EXPECT_FALSE(answers[v].one_fewer.has_value());
+  }
+  // --max-nodes 1: mig is answered at 1 node; the search no longer stops with the exclusive
+  // pools' error for it.
+  request.variants = {"mig"};
+  request.max_nodes = 1;
+  const std::vector<SizeAnswer> mig = size_pool(request, GpuCatalog::builtin());
+  EXPECT_EQ(mig.at(0).nodes, 1);
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace sharesim

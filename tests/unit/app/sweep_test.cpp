@@ -144,6 +144,37 @@ TEST(Sweep, SpecErrorsAreLocated) {
   EXPECT_EQ(spec_error(dir, R"({"scenario": "s.json", "seeds": "1", "metric": []})").rfind("spec.json: ", 0), 0u);
 }
 
+TEST(Sweep, AVariantIsCheckedOnTheClusterItConfigures) {
+  // A 5-pod gang; 1 node of pool "b" leaves 4 GPUs: too few exclusive (the scenario's own
+  // sharing), enough as 16 time-slicing replicas. The point used to be refused for timeslice
+  // with the exclusive pools' "the whole cluster can hold at most 4".
+  TempDir dir;
+  dir.file("s.json", R"({"name": "s", "seed": 1,
+    "cluster": {"node_pools": [
+      {"name": "a", "nodes": 2, "gpu": "A100-80GB", "gpus_per_node": 1, "cpu_milli": 64000, "memory_mib": 262144},
+      {"name": "b", "nodes": 4, "gpu": "A100-80GB", "gpus_per_node": 2, "cpu_milli": 64000, "memory_mib": 262144}]},
+    "workload": {"jobs": [{"name": "gang", "pods": 5, "duration": "1h", "request": {"gpus": 1}}]}})");
+  const std::string spec = dir.file("spec.json", R"({"scenario": "s.json", "seeds": "1-2",
+    "grid": {"cluster.node_pools.1.nodes": [1]}, "variants": ["timeslice"],
+    "metrics": ["metrics.jobs.wait_s.mean"]})");
+  const ExpandedSweep sweep = expand_sweep(load_sweep_spec(spec), GpuCatalog::builtin());
+  ASSERT_EQ(sweep.scenarios.size(), 2u);
+  EXPECT_EQ(sweep.scenarios[0].node_pools[1].nodes, 1);
+  EXPECT_EQ(sweep.scenarios[0].node_pools[1].sharing["policy"], "timeslice");
+  // The same point under exclusive is refused, naming the variant.
+  dir.file("spec.json", R"({"scenario": "s.json", "seeds": "1-2",
+    "grid": {"cluster.node_pools.1.nodes": [1]}, "variants": ["timeslice", "exclusive"],
+    "metrics": ["metrics.jobs.wait_s.mean"]})");
+  try {
+    expand_sweep(load_sweep_spec(spec), GpuCatalog::builtin());
+    ADD_FAILURE() << "1 node of exclusive GPUs was accepted for a 5-pod gang";
+  } catch (const InputError& e) {
+    const std::string text = e.what();
+    EXPECT_NE(text.find("can hold at most 4"), std::string::npos) << text;
+    EXPECT_NE(text.find("(sharing variant \"exclusive\")"), std::string::npos) << text;
+  }
+}
+
 TEST(Sweep, StatisticsUseStudentT) {
   const MetricStats stats = metric_stats({2.0, 4.0, 9.0});
   EXPECT_EQ(stats.n, 3u);
