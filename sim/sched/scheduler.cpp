@@ -178,7 +178,9 @@ std::int64_t pods_on_gpus(const Cluster& cluster, const PodShape& shape, std::ui
   if (!per_gpu && one_per_gpu) {
     const std::int64_t held = pods_on_distinct_gpus(asks_per_gpu, shape.gpu_units, pods_wanted);
     const auto admitting = std::count_if(asks_per_gpu.begin(), asks_per_gpu.end(), [](std::int64_t a) { return a > 0; });
-    if (held == 0 && admitting > 0 && found.refusal.empty()) {
+    // Said only where the units alone would have sufficed (a GPU's several vGPUs); a node with
+    // too few whole GPUs keeps the bare text, as other nodes merely too small do.
+    if (held == 0 && admitted_units >= shape.gpu_units && found.refusal.empty()) {
       found.refusal = "its " + std::to_string(shape.gpu_units) + " " + std::string(cluster.resource_names().name(r)) +
                       " must each be on a different GPU (the " + std::string(policy.traits().policy_name) +
                       " policy gives a pod one per GPU), and a node of pool " + quote(pool.name) + " has " +
