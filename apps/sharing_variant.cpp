@@ -199,6 +199,12 @@ Scenario apply_sharing_variant(const Scenario& scenario, const SharingVariant& v
     if (variant.sharing[i].is_null()) continue;
     copy.node_pools[i].sharing = nlohmann::json(variant.sharing[i]);
     pools[i]["sharing"] = variant.sharing[i];
+    // An override within this sharing (sharing_variant_overrides', or a --set) no longer says
+    // what the pool has: an error there is the variant's, which rethrow_for_variant names,
+    // not "(value from ...)" of an override.
+    const std::string sharing = copy.node_pools[i].pointer + "/sharing";
+    std::erase_if(copy.applied_overrides,
+                  [&](const AppliedOverride& o) { return pointer_within(o.pointer, sharing); });
   }
   return copy;
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "apps/scenario_run.h"
 #include "apps/sharing_variant.h"
 #include "apps/sweep_spec.h"
 #include "sim/input/did_you_mean.h"
@@ -203,6 +204,26 @@ std::vector<SizeAnswer> size_pool(const SizeRequest& request, const GpuCatalog& 
   const std::int64_t gpus_per_node = base.node_pools[pool_index].gpus_per_node;
   if (request.max_nodes < 1) {
     throw InputError("--max-nodes", "", "expected a node count >= 1, found " + std::to_string(request.max_nodes));
+  }
+  // Then every variant built (not run) at --max-nodes, the size that holds the most, so that a
+  // variant's bad sharing (MIG on a GPU without it, a layout whose resource no pod asks for) is
+  // said before any run, naming the variant as compare does. It used to surface only when that
+  // variant's search reached --max-nodes, after every earlier variant's runs, without its name,
+  // and at the scenario's own /cluster/node_pools/I/sharing. An error here at --max-nodes is
+  // one the search would stop with anyway.
+  for (const SharingVariant& variant : variants) {
+    try {
+      std::vector<Override> overrides = request.sets;
+      overrides.push_back({"cluster.node_pools." + std::to_string(pool_index) + ".nodes",
+                           std::to_string(request.max_nodes), "--max-nodes"});
+      const std::vector<Override> sharing = sharing_variant_overrides(variant);
+      overrides.insert(overrides.end(), sharing.begin(), sharing.end());
+      const Scenario largest =
+          apply_sharing_variant(load_scenario_file(request.scenario_path, catalog, overrides), variant);
+      const ScenarioRun check(largest, catalog);  // builds the cluster and the workload, runs nothing
+    } catch (const InputError& e) {
+      rethrow_for_variant(e, base, variant);
+    }
   }
 
   std::vector<SizeAnswer> answers;

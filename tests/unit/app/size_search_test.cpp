@@ -229,5 +229,50 @@ TEST(SizeSearch, EachVariantIsSizedOnTheClusterItConfigures) {
   fs::remove_all(dir);
 }
 
+TEST(SizeSearch, EveryVariantIsCheckedBeforeAnyRunAndItsErrorNamesIt) {
+  // A mixed-strategy MIG variant advertises MIG resources that no pod asks for, and MIG on a T4
+  // does not exist: both used to surface only when that variant's search reached --max-nodes,
+  // after every run of the policies before it, without the variant's name (the T4 one at the
+  // scenario's own /cluster/node_pools/0/sharing/policy, which holds a valid "exclusive").
+  std::random_device entropy;
+  const fs::path dir = fs::temp_directory_path() / ("sharesim-size-variant-check-" + std::to_string(entropy()));
+  fs::create_directories(dir);
+  const auto scenario = [](const std::string& gpu) {
+    return R"({"name": "s", "seed": 1,
+      "cluster": {"node_pools": [{"name": "gpus", "nodes": 2, "gpu": ")" +
+           gpu + R"(", "gpus_per_node": 1, "cpu_milli": 64000, "memory_mib": 262144,
+        "sharing": {"policy": "exclusive"}}]},
+      "workload": {"jobs": [{"name": "j", "replicas": 3, "duration": "1h", "request": {"gpus": 1}}]},
+      "compare": {"variants": {"mixedmig": {"policy": "mig", "strategy": "mixed", "layout": "all-2g.20gb"}}}})";
+  };
+  std::ofstream(dir / "a100.json") << scenario("A100-80GB");
+  std::ofstream(dir / "t4.json") << scenario("T4");
+  SizeRequest request;
+  request.pool = "gpus";
+  request.targets = {parse_size_target("metrics.jobs.completed>=3")};
+  request.seeds = {1, 2};
+  request.max_nodes = 8;
+  const auto error = [&](const std::string& file, const std::vector<std::string>& variants) -> std::string {
+    request.scenario_path = (dir / file).string();
+    request.variants = variants;
+    request.output_dir = (dir / ("out-" + file)).string();
+    try {
+      size_pool(request, GpuCatalog::builtin());
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  const std::string mixed = error("a100.json", {"exclusive", "mixedmig"});
+  EXPECT_NE(mixed.find("found \"nvidia.com/gpu\" (sharing variant \"mixedmig\")"), std::string::npos) << mixed;
+  EXPECT_FALSE(fs::exists(dir / "out-a100.json" / "runs")) << "exclusive ran before mixedmig was checked";
+  const std::string t4 = error("t4.json", {"exclusive", "mig"});
+  EXPECT_EQ(t4.rfind("--policies: \"mig\": ", 0), 0u) << t4;
+  EXPECT_EQ(t4.find("/cluster/node_pools/0/sharing/policy"), std::string::npos) << t4;
+  EXPECT_EQ(t4.find("(value from"), std::string::npos) << t4;  // the variant is named, not an override
+  EXPECT_FALSE(fs::exists(dir / "out-t4.json" / "runs"));
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace sharesim
