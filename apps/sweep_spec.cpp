@@ -414,14 +414,42 @@ SweepPlan SweepPlan::from_json(const nlohmann::ordered_json& json, const std::st
     plan.point_paths = json.at("point_paths").get<std::vector<std::string>>();
     plan.has_variants = json.at("has_variants").get<bool>();
     plan.metrics = json.at("metrics").get<std::vector<std::string>>();
-    plan.groups = json.at("groups").get<std::size_t>();
-    for (const Json& entry : json.at("runs")) {
+    // Parsed from a file, a non-negative integer is unsigned; built in memory it may be signed.
+    const auto natural = [](const Json& value) {
+      return value.is_number_unsigned() || (value.is_number_integer() && value.get<std::int64_t>() >= 0);
+    };
+    const Json& groups = json.at("groups");
+    if (!natural(groups)) {
+      throw InputError(file, "/groups", "expected the number of groups, an integer >= 0, found " + groups.dump());
+    }
+    plan.groups = groups.get<std::size_t>();
+    const Json& runs = json.at("runs");
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+      const Json& entry = runs.at(r);
+      const std::string at = "/runs/" + std::to_string(r);
       SweepRun run;
       run.id = entry.at("id").get<std::string>();
       for (const Json& value : entry.at("point")) run.point.push_back(value);
+      // Merging reads a run's point value per path and files it under its group: an index out
+      // of range there was "internal error: vector::_M_range_check" (exit 1), a hand-edited or
+      // damaged plan reported as a bug.
+      if (run.point.size() != plan.point_paths.size()) {
+        throw InputError(file, at + "/point",
+                         "expected " + std::to_string(plan.point_paths.size()) +
+                             " values, one per /point_paths entry, found " + std::to_string(run.point.size()));
+      }
       run.variant = entry.at("variant").get<std::string>();
       run.seed = entry.at("seed").get<std::uint64_t>();
-      run.group = entry.at("group").get<std::size_t>();
+      const Json& group = entry.at("group");
+      if (!natural(group) || group.get<std::size_t>() >= plan.groups) {
+        throw InputError(file, at + "/group",
+                         plan.groups == 0 ? "expected a group index below /groups, found " + group.dump() +
+                                                " (/groups is 0, so no run can have a group)"
+                                          : "expected a group index from 0 to " + std::to_string(plan.groups - 1) +
+                                                " (below /groups, " + std::to_string(plan.groups) + "), found " +
+                                                group.dump());
+      }
+      run.group = group.get<std::size_t>();
       plan.runs.push_back(std::move(run));
     }
     return plan;

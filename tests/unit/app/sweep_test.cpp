@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <random>
 
 #include "apps/run_pool.h"
@@ -173,6 +174,39 @@ TEST(Sweep, AVariantIsCheckedOnTheClusterItConfigures) {
     EXPECT_NE(text.find("can hold at most 4"), std::string::npos) << text;
     EXPECT_NE(text.find("(sharing variant \"exclusive\")"), std::string::npos) << text;
   }
+}
+
+TEST(Sweep, APlanWithAGroupOutOfRangeIsALocatedError) {
+  // sweep merge read such a plan and stopped with "internal error: vector::_M_range_check" (exit 1).
+  TempDir dir;
+  dir.file("s.json", kScenario);
+  const std::string spec = dir.file("spec.json", R"({"scenario": "s.json", "seeds": "1-2",
+    "grid": {"workload.generators.0.count": [30, 40]}, "metrics": ["metrics.jobs.wait_s.mean"]})");
+  const nlohmann::ordered_json good = expand_sweep(load_sweep_spec(spec), GpuCatalog::builtin()).plan.to_json();
+  ASSERT_EQ(good["groups"], 2);
+  const auto error = [&](const std::function<void(nlohmann::ordered_json&)>& damage) -> std::string {
+    nlohmann::ordered_json plan = good;
+    damage(plan);
+    try {
+      SweepPlan::from_json(plan, "sweep-plan.json");
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  EXPECT_EQ(error([](auto& p) { p["runs"][0]["group"] = 99; }),
+            "sweep-plan.json: /runs/0/group: expected a group index from 0 to 1 (below /groups, 2), found 99");
+  EXPECT_EQ(error([](auto& p) { p["runs"][0]["group"] = -1; }),
+            "sweep-plan.json: /runs/0/group: expected a group index from 0 to 1 (below /groups, 2), found -1");
+  EXPECT_EQ(error([](auto& p) { p["groups"] = 1; }),
+            "sweep-plan.json: /runs/2/group: expected a group index from 0 to 0 (below /groups, 1), found 1");
+  EXPECT_EQ(error([](auto& p) { p["groups"] = 0; }),
+            "sweep-plan.json: /runs/0/group: expected a group index below /groups, found 0 (/groups is 0, so no run "
+            "can have a group)");
+  EXPECT_EQ(error([](auto& p) { p["groups"] = -3; }),
+            "sweep-plan.json: /groups: expected the number of groups, an integer >= 0, found -3");
+  EXPECT_EQ(error([](auto& p) { p["runs"][1]["point"] = nlohmann::ordered_json::array(); }),
+            "sweep-plan.json: /runs/1/point: expected 1 values, one per /point_paths entry, found 0");
 }
 
 TEST(Sweep, StatisticsUseStudentT) {
