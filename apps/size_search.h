@@ -2,8 +2,9 @@
 // `sharesim size`: the smallest node count of one pool that meets every target on the mean
 // over the seeds (docs/sweeps.md "Capacity sizing"). The search gallops (1, 2, 4, ... nodes)
 // until a size meets the targets, then bisects between the last size that failed and that
-// one; it assumes the targets get easier with more nodes (monotone), as waits and SLO misses
-// do. Every run goes through apps/run_pool.h into DIR/runs/<id>, so a search started again
+// one; it assumes the targets get easier with more nodes (monotone), which waits and
+// completion times follow only roughly (placement changes with the node count), so the answer
+// meets the targets but may not be the smallest (docs/sweeps.md "Capacity sizing"). Every run goes through apps/run_pool.h into DIR/runs/<id>, so a search started again
 // reuses the runs it already did.
 #include <cstdint>
 #include <functional>
