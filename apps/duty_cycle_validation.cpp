@@ -51,8 +51,20 @@ struct Solo {
   double smi_util = 0;   // nvidia-smi utilization.gpu / 100, alone
 };
 
+// The MPS duty-cycle formula (models.md "Duty cycles", MPS) was chosen between two versions on the
+// MPS rows of one run: the H100 probe of 2026-11-25 (results/calibration/raw/H100-80GB-duty-20261125.json).
+// Those rows are in sample for that choice; MPS rows of any other run are held out from it.
+bool mps_formula_selection_run(const calib::RawData& raw) {
+  return raw.gpu == "H100-80GB" && raw.date == "2026-11-25T19:27:47Z";
+}
+
+std::string formula_role(const calib::RawData& raw, const std::string& mode) {
+  if (mode != "mps") return "not fitted";
+  return mps_formula_selection_run(raw) ? "MPS formula chosen on these rows (in sample)" : "held out";
+}
+
 struct Row {
-  std::string gpu, sharing, host_phases, phase_ms;
+  std::string gpu, sharing, host_phases, phase_ms, role;
   std::size_t size = 0;
   std::vector<double> smi, set, ignored;  // |relative errors| per duty source
 };
@@ -112,6 +124,7 @@ std::string duty_cycle_validation_report(const std::vector<std::string>& raw_fil
         row.phase_ms = phase_ms;
         row.sharing = sharing_name(mode);
         row.host_phases = c.host_phases;
+        row.role = formula_role(raw, mode);
         row.size = c.processes.size();
         const std::vector<double> smi = predict(c, DutySource::NvidiaSmi);
         const std::vector<double> set = predict(c, DutySource::Set);
@@ -139,12 +152,12 @@ std::string duty_cycle_validation_report(const std::vector<std::string>& raw_fil
   const auto max_of = [](const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); };
   std::ostringstream out;
   out << "| GPU | GPU phase ms | sharing | co-runners | host phases | speeds | median abs rel err | max abs rel err | "
-         "median, duty as set | median, duty ignored |\n|---|---|---|---|---|---|---|---|---|---|\n";
+         "median, duty as set | median, duty ignored | selection |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const Row& r : rows) {
     out << "| " << r.gpu << " | " << r.phase_ms << " | " << r.sharing << " | " << r.size << " | " << r.host_phases
         << " | " << r.smi.size() << " | " << format_fixed(median_of(r.smi), 3) << " | "
         << format_fixed(max_of(r.smi), 3) << " | " << format_fixed(median_of(r.set), 3) << " | "
-        << format_fixed(median_of(r.ignored), 3) << " |\n";
+        << format_fixed(median_of(r.ignored), 3) << " | " << r.role << " |\n";
   }
   out << "\n| GPU | GPU phase ms | sharing | host phases | duties (set) | utilization.gpu alone | measured speeds | "
          "predicted speeds |\n|---|---|---|---|---|---|---|---|\n";

@@ -87,8 +87,9 @@ ConcurrentSolver mps_policy_solver(const std::string& gpu_id) {
 }
 
 std::string gavel_validation_report(const std::string& gavel_dir, bool quick) {
-  const std::vector<WorkloadProfile> gavel = read_gavel_profiles(gavel_dir);
-  const GavelValidation v = validate_gavel(gavel, mps_policy_solver("V100-16GB"), quick);
+  std::vector<GavelUnfitPair> did_not_fit;
+  const std::vector<WorkloadProfile> gavel = read_gavel_profiles(gavel_dir, &did_not_fit);
+  const GavelValidation v = validate_gavel(gavel, mps_policy_solver("V100-16GB"), quick, did_not_fit);
   return gavel_validation_markdown(v);
 }
 

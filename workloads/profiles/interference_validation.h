@@ -15,6 +15,7 @@
 
 #include "sim/cluster/interference.h"
 #include "workloads/profiles/interference_fit.h"
+#include "workloads/profiles/profile_fit.h"
 #include "workloads/profiles/workload_profile.h"
 
 namespace sharesim {
@@ -27,13 +28,21 @@ struct MeasuredPair {
   std::uint32_t a = 0, b = 0;
   double speed_a = 1, speed_b = 1;
 };
+// A pair measured as not fitting on the GPU together (Gavel: throughput 0): no speeds, a measured
+// "not packable". Jobs a <= b, indices into `jobs`.
+struct UnfitPair {
+  std::uint32_t a = 0, b = 0;
+};
 struct PairTable {
   std::string gpu;
   std::vector<std::string> jobs;
   std::vector<MeasuredPair> pairs;
+  std::vector<UnfitPair> did_not_fit;
 };
-// Gavel's pairs on worker type `gpu` among `profiles` (those with measurements there).
-PairTable gavel_pair_table(const std::vector<WorkloadProfile>& profiles, std::string_view gpu);
+// Gavel's pairs on worker type `gpu` among `profiles` (those with measurements there), and those
+// of `did_not_fit` on that worker type between two of its jobs.
+PairTable gavel_pair_table(const std::vector<WorkloadProfile>& profiles, std::string_view gpu,
+                           std::span<const GavelUnfitPair> did_not_fit = {});
 
 struct PairMetrics {
   std::size_t pairs = 0, speeds = 0;
@@ -41,10 +50,16 @@ struct PairMetrics {
   double p90_abs_rel = 0;
   double order_accuracy = 0;           // pairs of two different jobs: the one measured slower is predicted slower
   double combined_median_abs_rel = 0;  // of the pair's summed speed
-  double pack_accuracy = 0;            // (sum of speeds > 1) predicted as measured
+  double pack_accuracy = 0;            // (sum of speeds > 1) predicted as measured, over table.pairs
+  // Pairs that did not fit: measured "not packable", right where the predicted summed speed is <= 1.
+  // Only in the pack-or-not share over all pairs; the speed errors above have no measurement of them.
+  std::size_t did_not_fit = 0;
+  double pack_accuracy_all = 0;  // over table.pairs and table.did_not_fit together
 };
-// `predicted[i]` = {speed_a, speed_b} of table.pairs[i].
-PairMetrics pair_metrics(const PairTable& table, std::span<const std::array<double, 2>> predicted);
+// `predicted[i]` = {speed_a, speed_b} of table.pairs[i]; `predicted_did_not_fit[i]` likewise of
+// table.did_not_fit[i] (as many as there are; std::invalid_argument otherwise).
+PairMetrics pair_metrics(const PairTable& table, std::span<const std::array<double, 2>> predicted,
+                         std::span<const std::array<double, 2>> predicted_did_not_fit = {});
 
 struct Hyperparameters {
   int rank = 2;
@@ -72,8 +87,13 @@ struct GavelValidation {
   std::vector<ValidationRow> cross_gpu;  // fitted on all V100 pairs, predicted on P100 and K80
   Hyperparameters shipped;               // chosen on all V100 pairs
 };
+// `did_not_fit` (read_gavel_profiles'): pairs scored in the pack-or-not share over all pairs, each
+// predicted as the split predicts a held-out pair: leave one pair out, by the fit on every fitting
+// pair with the hyperparameters chosen on them (such a pair is never in a training set); 10-fold,
+// by the fit of the fold a fixed permutation puts it in; leave one job out, by the held-out job's
+// parameters, once for each job it holds; in sample and cross-GPU, by the fit on all V100 pairs.
 GavelValidation validate_gavel(const std::vector<WorkloadProfile>& gavel_profiles, const ConcurrentSolver& solver,
-                               bool quick);
+                               bool quick, std::span<const GavelUnfitPair> did_not_fit = {});
 
 std::string gavel_validation_markdown(const GavelValidation& v);
 

@@ -14,6 +14,7 @@
 #include <limits>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 #include "sim/input/error_text.h"
 #include "sim/input/input_error.h"
@@ -354,7 +355,8 @@ std::vector<WorkloadProfile> read_miso_profiles(const std::string& dir) {
   return out;
 }
 
-std::vector<WorkloadProfile> read_gavel_profiles(const std::string& dir) {
+std::vector<WorkloadProfile> read_gavel_profiles(const std::string& dir, std::vector<GavelUnfitPair>* did_not_fit) {
+  if (did_not_fit) did_not_fit->clear();
   const std::string path = dir + "/simulation_throughputs.json";
   const nlohmann::ordered_json doc = read_json_file(path);
   if (!doc.is_object()) throw InputError(path, "/", "expected an object of worker types, found " + describe_value(doc));
@@ -416,7 +418,14 @@ std::vector<WorkloadProfile> read_gavel_profiles(const std::string& dir) {
           throw InputError(path, partner_pointer,
                            "expected [own, other] throughputs (numbers >= 0), found " + describe_value(value));
         }
-        if (value[0].get<double>() <= 0 || value[1].get<double>() <= 0) continue;  // 0: the pair did not fit
+        if (value[0].get<double>() <= 0 || value[1].get<double>() <= 0) {  // 0: the pair did not fit
+          if (did_not_fit) {
+            const std::string other = gavel_profile_name(partner_type);
+            did_not_fit->push_back({gpu, std::min(name, other), std::max(name, other)});
+            pairs.push_back({gpu, name, other, partner_type, partner_pointer});
+          }
+          continue;
+        }
         p.pair_throughput[gpu][gavel_profile_name(partner_type)] = {value[0].get<double>(), value[1].get<double>()};
         pairs.push_back({gpu, name, gavel_profile_name(partner_type), partner_type, partner_pointer});
       }
@@ -429,6 +438,12 @@ std::vector<WorkloadProfile> read_gavel_profiles(const std::string& dir) {
                        "expected a partner with an entry of its own under /" + pair.gpu +
                            " (its throughput alone), found none for " + quote(pair.partner_type));
     }
+  }
+  if (did_not_fit) {  // each pair is in both jobs' entries (once for a job with its own type)
+    const auto key = [](const GavelUnfitPair& u) { return std::tie(u.gpu, u.job, u.partner); };
+    std::sort(did_not_fit->begin(), did_not_fit->end(),
+              [&](const GavelUnfitPair& x, const GavelUnfitPair& y) { return key(x) < key(y); });
+    did_not_fit->erase(std::unique(did_not_fit->begin(), did_not_fit->end()), did_not_fit->end());
   }
   std::vector<WorkloadProfile> out;
   for (auto& [name, profile] : by_name) out.push_back(std::move(profile));

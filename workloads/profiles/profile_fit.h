@@ -80,10 +80,20 @@ double pair_cost(FitDemand demand, std::span<const PairObservation> observations
 // fitted. Bad input throws InputError naming the file and line or JSON pointer.
 // `dir`/mig_mean_iter_latency_s.csv: one profile per row (32 in MISO's data).
 std::vector<WorkloadProfile> read_miso_profiles(const std::string& dir);
+// A pair of single-GPU job types that Gavel measured as not fitting on one GPU together (a
+// throughput of 0 in the pair's entry): a measured "cannot pack". Profile names, job <= partner,
+// each unordered pair once per worker type.
+struct GavelUnfitPair {
+  std::string gpu, job, partner;
+  bool operator==(const GavelUnfitPair&) const = default;
+};
 // `dir`/simulation_throughputs.json: one profile per single-GPU job type, with the isolated
 // and pair throughputs of worker types k80, p100 and v100. A pair's partner must have an entry
-// of its own on the same worker type (InputError at the pair's JSON pointer otherwise).
-std::vector<WorkloadProfile> read_gavel_profiles(const std::string& dir);
+// of its own on the same worker type (InputError at the pair's JSON pointer otherwise). Pairs
+// that did not fit (throughput 0) are left out of the profiles' pair tables; with `did_not_fit`
+// they are listed there (sorted by gpu, job, partner), their partners checked as above.
+std::vector<WorkloadProfile> read_gavel_profiles(const std::string& dir,
+                                                 std::vector<GavelUnfitPair>* did_not_fit = nullptr);
 
 // The worker type whose pair measurements the Gavel profiles are fitted to.
 inline constexpr const char* kGavelFitGpu = "v100";

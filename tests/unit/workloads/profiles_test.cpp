@@ -9,7 +9,9 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
+#include <stdexcept>
 
 #include "policies/contention/contention_model.h"
 #include "policies/contention/interference_model.h"
@@ -411,6 +413,107 @@ TEST(WorkloadProfileRealData, GavelPairWithoutItsPartnersEntryIsLocated) {
             dir +
                 "/simulation_throughputs.json: /v100/('A3C', 1)/('LM (batch size 5)', 1): expected a partner with an "
                 "entry of its own under /v100 (its throughput alone), found none for \"LM (batch size 5)\"");
+}
+
+TEST(WorkloadProfileRealData, GavelPairsThatDidNotFitAreListedOnceAndLeftOutOfThePairTables) {
+  const std::string dir = ::testing::TempDir() + "/sharesim_profiles_gavel_did_not_fit";
+  std::filesystem::create_directories(dir);
+  // A3C with LM did not fit (0 in both jobs' entries), nor LM with itself; A3C with itself did.
+  std::ofstream(dir + "/simulation_throughputs.json") << R"json({"k80": {}, "p100": {}, "v100": {
+      "('LM (batch size 5)', 1)": {"null": 4, "('A3C', 1)": [0, 0], "('LM (batch size 5)', 1)": [0, 0],
+                                   "('ResNet-18 (batch size 16)', 1)": [2, 1]},
+      "('A3C', 1)": {"null": 5, "('LM (batch size 5)', 1)": [0, 0], "('A3C', 1)": [2, 2]},
+      "('ResNet-18 (batch size 16)', 1)": {"null": 3, "('LM (batch size 5)', 1)": [1, 2]}}})json";
+  std::vector<GavelUnfitPair> did_not_fit;
+  const std::vector<WorkloadProfile> profiles = read_gavel_profiles(dir, &did_not_fit);
+  const std::vector<GavelUnfitPair> expected{{"v100", "a3c-train", "lm-train-b5"},
+                                             {"v100", "lm-train-b5", "lm-train-b5"}};
+  EXPECT_EQ(did_not_fit, expected);
+  ASSERT_EQ(profiles.size(), 3u);
+  for (const WorkloadProfile& p : profiles) {
+    const auto& table = p.pair_throughput.at("v100");
+    EXPECT_EQ(table.size(), 1u) << p.name;  // a3c: itself; lm: resnet18; resnet18: lm
+    if (p.name == "a3c-train") {
+      EXPECT_EQ(table.count("lm-train-b5"), 0u);
+    }
+    if (p.name == "lm-train-b5") {
+      EXPECT_EQ(table.count("a3c-train") + table.count("lm-train-b5"), 0u);
+    }
+  }
+  // The validation's table: the 2 fitting pairs and, by index, the 2 that did not fit.
+  const PairTable table = gavel_pair_table(profiles, "v100", did_not_fit);
+  ASSERT_EQ(table.jobs, (std::vector<std::string>{"a3c-train", "lm-train-b5", "resnet18-train-b16"}));
+  EXPECT_EQ(table.pairs.size(), 2u);
+  ASSERT_EQ(table.did_not_fit.size(), 2u);
+  EXPECT_EQ(table.did_not_fit[0].a, 0u);
+  EXPECT_EQ(table.did_not_fit[0].b, 1u);
+  EXPECT_EQ(table.did_not_fit[1].a, 1u);
+  EXPECT_EQ(table.did_not_fit[1].b, 1u);
+  // Without the list, the reader's result is the same.
+  const std::vector<WorkloadProfile> plain = read_gavel_profiles(dir);
+  ASSERT_EQ(plain.size(), profiles.size());
+  for (std::size_t i = 0; i < plain.size(); ++i) EXPECT_EQ(profile_to_json(plain[i]), profile_to_json(profiles[i]));
+}
+
+TEST(WorkloadProfileRealData, GavelPairThatDidNotFitWithoutItsPartnersEntryIsLocated) {
+  const std::string dir = ::testing::TempDir() + "/sharesim_profiles_gavel_unfit_no_partner";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/simulation_throughputs.json")
+      << R"json({"k80": {}, "p100": {}, "v100": {"('A3C', 1)": {"null": 5, "('LM (batch size 5)', 1)": [0, 0]}}})json";
+  std::vector<GavelUnfitPair> did_not_fit;
+  EXPECT_EQ(input_error_of([&] { read_gavel_profiles(dir, &did_not_fit); }),
+            dir +
+                "/simulation_throughputs.json: /v100/('A3C', 1)/('LM (batch size 5)', 1): expected a partner with an "
+                "entry of its own under /v100 (its throughput alone), found none for \"LM (batch size 5)\"");
+}
+
+// Gavel's own file: 26 single-GPU job types, 351 unordered pairs (26 of a job with its own type)
+// per worker type; those with throughput 0 did not fit.
+TEST(WorkloadProfileRealData, GavelPairsThatDidNotFitPerWorkerType) {
+  if (!have_shared("gavel/simulation_throughputs.json")) GTEST_SKIP() << kSharedData << "/gavel absent";
+  std::vector<GavelUnfitPair> did_not_fit;
+  const std::vector<WorkloadProfile> profiles = read_gavel_profiles(kSharedData + "/gavel", &did_not_fit);
+  ASSERT_EQ(profiles.size(), 26u);
+  const std::map<std::string, std::size_t> unfit_expected{{"v100", 21}, {"p100", 11}, {"k80", 45}};
+  for (const auto& [gpu, unfit] : unfit_expected) {
+    const PairTable table = gavel_pair_table(profiles, gpu, did_not_fit);
+    EXPECT_EQ(table.jobs.size(), 26u) << gpu;
+    EXPECT_EQ(table.did_not_fit.size(), unfit) << gpu;
+    EXPECT_EQ(table.pairs.size() + table.did_not_fit.size(), 26u * 27u / 2) << gpu;
+  }
+  // V100: 24 fitting pairs of a job with its own type; the 2 that did not fit.
+  const PairTable v100 = gavel_pair_table(profiles, "v100", did_not_fit);
+  EXPECT_EQ(std::count_if(v100.pairs.begin(), v100.pairs.end(), [](const MeasuredPair& m) { return m.a == m.b; }), 24);
+  std::vector<std::string> same_type_unfit;
+  for (const UnfitPair& u : v100.did_not_fit) {
+    if (u.a == u.b) same_type_unfit.push_back(v100.jobs[u.a]);
+  }
+  EXPECT_EQ(same_type_unfit, (std::vector<std::string>{"resnet50-train-b128", "transformer-train-b256"}));
+}
+
+TEST(WorkloadProfileValidation, PairsThatDidNotFitCountAsNotPackableInPackOrNotOnly) {
+  PairTable table{"v100", {"x", "y", "z"}, {{0, 1, 0.7, 0.6}, {0, 2, 0.4, 0.5}}, {}};
+  const std::vector<std::array<double, 2>> predicted{{0.75, 0.6}, {0.45, 0.45}};  // 1.35 pack, 0.9 not: both right
+  const PairMetrics fitting = pair_metrics(table, predicted);
+  EXPECT_EQ(fitting.did_not_fit, 0u);
+  EXPECT_DOUBLE_EQ(fitting.pack_accuracy, 1.0);
+  EXPECT_DOUBLE_EQ(fitting.pack_accuracy_all, 1.0);
+
+  table.did_not_fit = {{1, 2}, {2, 2}};
+  // y + z predicted to pack (1.3: wrong, it did not fit), z + z not (0.9: right).
+  const std::vector<std::array<double, 2>> unfit{{0.7, 0.6}, {0.45, 0.45}};
+  const PairMetrics all = pair_metrics(table, predicted, unfit);
+  EXPECT_EQ(all.did_not_fit, 2u);
+  EXPECT_DOUBLE_EQ(all.pack_accuracy, 1.0);          // over the fitting pairs, as before
+  EXPECT_DOUBLE_EQ(all.pack_accuracy_all, 3.0 / 4);  // 2 + 1 right of 4
+  // The speed errors have no measurement of a pair that did not fit: unchanged.
+  EXPECT_EQ(all.pairs, fitting.pairs);
+  EXPECT_EQ(all.speeds, fitting.speeds);
+  EXPECT_DOUBLE_EQ(all.median_abs_rel, fitting.median_abs_rel);
+  EXPECT_DOUBLE_EQ(all.p90_abs_rel, fitting.p90_abs_rel);
+  EXPECT_DOUBLE_EQ(all.combined_median_abs_rel, fitting.combined_median_abs_rel);
+  // A prediction missing for a pair that did not fit is a caller's error, not a silent 0.
+  EXPECT_THROW(pair_metrics(table, predicted), std::invalid_argument);
 }
 
 struct ContextFixture {
