@@ -139,7 +139,7 @@ TEST(ScenarioErrors, MissingRequiredKeyPointsAtItsObject) {
 
 TEST(ScenarioErrors, WrongTypeSaysWhatWasExpected) {
   expect_error(rejection_of([](ordered_json& d) { d["workload"]["generators"][0]["priority"] = "4"; }), kOrigin,
-               "/workload/generators/0/priority", "expected an integer, found \"4\"");
+               "/workload/generators/0/priority", "expected an integer from -2147483648 to 2147483647, found \"4\"");
   expect_error(rejection_of([](ordered_json& d) { d["cluster"]["node_pools"][0]["gpus_per_node"] = "4"; }), kOrigin,
                "/cluster/node_pools/0/gpus_per_node", "expected an integer from 0 to 16, found \"4\"");
   expect_error(rejection_of([](ordered_json& d) { d["cluster"]["node_pools"][0]["nodes"] = 1.5; }), kOrigin,
