@@ -50,12 +50,13 @@ struct RunJobCounts {
 };
 
 RunJobCounts run_job_counts(const ScenarioRun& run) {
+  const RuntimeCounters& runtime = run.runtime().counters();
   RunJobCounts counts;
+  counts.submitted = runtime.submitted;
+  counts.pending_at_end = runtime.submitted - runtime.running - runtime.completed - runtime.failed;
+  if (counts.pending_at_end == 0) return counts;  // no job to look at (a million-job run's usual end)
   for (const JobRecord& job : run.runtime().jobs()) {
-    ++counts.submitted;
-    if (job.state != JobState::Pending) continue;
-    ++counts.pending_at_end;
-    if (job.start < 0) ++counts.never_started;
+    if (job.state == JobState::Pending && job.start < 0) ++counts.never_started;
   }
   return counts;
 }
