@@ -17,6 +17,32 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 // The runs of one size: the pool at `nodes` nodes, the variant applied, once per seed.
+// A node count and what set it, for the override's source.
+struct PoolSize {
+  std::int64_t nodes;
+  const char* source;
+};
+
+// The scenario with the request's --set, the pool at `size`, `variant`'s sharing (null: the
+// scenario's own) and `extra` (a run's seed). The variant's sharing goes in before loading: the
+// loader's check that the cluster can hold every gang must see the pools as the variant shares
+// them. Applied after loading, 4 exclusive GPUs refused a 5-pod gang that 16 time-slicing
+// replicas hold.
+Scenario scenario_at_size(const SizeRequest& request, const GpuCatalog& catalog, std::size_t pool_index,
+                          PoolSize size, const SharingVariant* variant, const std::vector<Override>& extra) {
+  std::vector<Override> overrides = request.sets;
+  overrides.push_back(
+      {"cluster.node_pools." + std::to_string(pool_index) + ".nodes", std::to_string(size.nodes), size.source});
+  if (variant != nullptr) {
+    const std::vector<Override> sharing = sharing_variant_overrides(*variant);
+    overrides.insert(overrides.end(), sharing.begin(), sharing.end());
+  }
+  overrides.insert(overrides.end(), extra.begin(), extra.end());
+  Scenario scenario = load_scenario_file(request.scenario_path, catalog, overrides);
+  if (variant != nullptr) scenario = apply_sharing_variant(scenario, *variant);
+  return scenario;
+}
+
 class SizeEvaluator {
  public:
   // `variant` null: the scenario's own sharing.
@@ -32,20 +58,8 @@ class SizeEvaluator {
     std::vector<Scenario> scenarios;
     const bool loaded = holds_workload(nodes, evaluation, [&] {
       for (std::uint64_t seed : request_.seeds) {
-        std::vector<Override> overrides = request_.sets;
-        overrides.push_back({"cluster.node_pools." + std::to_string(pool_index_) + ".nodes", std::to_string(nodes),
-                             "the size search"});
-        // The variant's sharing goes in before loading: the loader's check that the cluster can
-        // hold every gang must see the pools as the variant shares them. Applied after loading,
-        // 4 exclusive GPUs refused a 5-pod gang that 16 time-slicing replicas hold.
-        if (variant_ != nullptr) {
-          const std::vector<Override> sharing = sharing_variant_overrides(*variant_);
-          overrides.insert(overrides.end(), sharing.begin(), sharing.end());
-        }
-        overrides.push_back({"seed", std::to_string(seed), "--seeds"});
-        Scenario scenario = load_scenario_file(request_.scenario_path, catalog_, overrides);
-        if (variant_ != nullptr) scenario = apply_sharing_variant(scenario, *variant_);
-        scenarios.push_back(std::move(scenario));
+        scenarios.push_back(scenario_at_size(request_, catalog_, pool_index_, {nodes, "the size search"}, variant_,
+                                             {{"seed", std::to_string(seed), "--seeds"}}));
       }
     });
     if (!loaded) return remember(std::move(evaluation));
@@ -213,13 +227,8 @@ std::vector<SizeAnswer> size_pool(const SizeRequest& request, const GpuCatalog& 
   // one the search would stop with anyway.
   for (const SharingVariant& variant : variants) {
     try {
-      std::vector<Override> overrides = request.sets;
-      overrides.push_back({"cluster.node_pools." + std::to_string(pool_index) + ".nodes",
-                           std::to_string(request.max_nodes), "--max-nodes"});
-      const std::vector<Override> sharing = sharing_variant_overrides(variant);
-      overrides.insert(overrides.end(), sharing.begin(), sharing.end());
       const Scenario largest =
-          apply_sharing_variant(load_scenario_file(request.scenario_path, catalog, overrides), variant);
+          scenario_at_size(request, catalog, pool_index, {request.max_nodes, "--max-nodes"}, &variant, {});
       const ScenarioRun check(largest, catalog);  // builds the cluster and the workload, runs nothing
     } catch (const InputError& e) {
       rethrow_for_variant(e, base, variant);

@@ -4,8 +4,9 @@
 // until a size meets the targets, then bisects between the last size that failed and that
 // one; it assumes the targets get easier with more nodes (monotone), which waits and
 // completion times follow only roughly (placement changes with the node count), so the answer
-// meets the targets but may not be the smallest (docs/sweeps.md "Capacity sizing"). Every run goes through apps/run_pool.h into DIR/runs/<id>, so a search started again
-// reuses the runs it already did.
+// meets the targets but may not be the smallest (docs/sweeps.md "Capacity sizing"). Every run
+// goes through apps/run_pool.h into DIR/runs/<id>, so a search started again reuses the runs
+// it already did.
 #include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
