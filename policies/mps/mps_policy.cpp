@@ -90,7 +90,7 @@ bool MpsPolicy::profiled_rates(std::span<Resident> residents) const {
     }
   }
   // The active thread percentage caps a client's SMs as in the water-filling model.
-  const double cap = static_cast<double>(settings_.active_thread_percentage) / 100.0;
+  const double cap = thread_cap();
   for (std::size_t i = 0; i < residents.size(); ++i) {
     const double sm = residents[i].demand.sm;
     residents[i].rate = sm > cap ? rates[i] * cap / sm : rates[i];
@@ -107,8 +107,7 @@ void MpsPolicy::water_filling_rates(std::span<Resident> residents) const {
   std::vector<ContentionTask> tasks(residents.size());
   std::vector<double> rates(residents.size());
   for (std::size_t i = 0; i < residents.size(); ++i) {
-    tasks[i] = ContentionTask{residents[i].demand.sm, residents[i].demand.bw,
-                              static_cast<double>(settings_.active_thread_percentage) / 100.0, 1.0};
+    tasks[i] = ContentionTask{residents[i].demand.sm, residents[i].demand.bw, thread_cap(), 1.0};
   }
   const std::size_t active = count_active(residents);
   solve_contention(tasks, rates);
@@ -134,7 +133,7 @@ void MpsPolicy::apply_duty_cycles(std::span<Resident> residents) const {
   resident_duties(residents, duty);
   // The thread percentage caps the SMs of a client's GPU phases whether or not a partner runs;
   // only the rest of its slowdown while all are busy is the partners' pressure.
-  const double cap = static_cast<double>(settings_.active_thread_percentage) / 100.0;
+  const double cap = thread_cap();
   for (std::size_t i = 0; i < residents.size(); ++i) {
     const double sm = residents[i].demand.sm;
     solo_rate[i] = sm > cap ? cap / sm : 1.0;

@@ -54,6 +54,8 @@ class MpsPolicy final : public GpuSharing {
   // Rates of always-busy clients without fitted interference parameters: water-filling of SMs
   // and DRAM bandwidth times the profile's interference factor.
   void water_filling_rates(std::span<Resident> residents) const;
+  // CUDA_MPS_ACTIVE_THREAD_PERCENTAGE as the share c of the SMs a client may use (r·sm <= c).
+  double thread_cap() const { return static_cast<double>(settings_.active_thread_percentage) / 100.0; }
   MpsSettings settings_;
   ResourceId resource_;
   std::string resource_name_;
