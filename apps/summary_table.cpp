@@ -91,10 +91,7 @@ std::string format_summary_table(const ScenarioRun& run, const std::string& outp
     // An empty sample (no job of the origin started, or none completed) has no percentiles:
     // "-", as summary.json's null (docs/outputs.md), not 0.0.
     const auto percentile = [](const SampleSummary& sample, double value) {
-      if (sample.count == 0) return std::string("-");
-      char text[32];
-      std::snprintf(text, sizeof text, "%.1f", value);
-      return std::string(text);
+      return sample.count == 0 ? std::string("-") : format_fixed(value, 1);
     };
     for (const OriginMetrics& o : m.origins) {
       char line[256];
