@@ -59,8 +59,18 @@ bool NativeTraceReader::next(JobSpec& out) {
                                          location, measured_demand());
   // A pod's share of one GPU, as `trace convert` writes it from openb and PAI (1000 = whole):
   // kept as the imported trace keeps it (WorkloadContext::with_gpu_fraction).
-  if (csv_.has_column("gpu_milli") && !csv_.field("gpu_milli").empty()) {
+  if (given("gpu_milli")) {
     out.shape = context_.with_gpu_fraction(out.shape, csv_.integer("gpu_milli", 0, 1000));
+  }
+  // A pod on GPUs whose demand is neither SMs nor bandwidth gets rate 0 under every policy and
+  // would hold its GPUs forever: an input error, as the same demand in a scenario is
+  // (workload_builder.cpp, check_progresses).
+  if (const PodShape& pod = context_.shapes.shapes[out.shape];
+      pod.gpu_units > 0 && pod.demand.sm <= 0 && pod.demand.bw <= 0) {
+    const std::string sm_column = given("sm") ? "sm" : "sm_active";
+    const std::string bw_column = given("bw") ? "bw" : given("dram_active") ? "dram_active" : "mem_util_pct";
+    csv_.fail(sm_column, "a " + kind + " pod on GPUs does its work only at the rate its demand gets: expected " +
+                             sm_column + " > 0 or " + bw_column + " > 0, found both 0 (it would never finish)");
   }
   // A pod no node could ever hold would wait forever: an input error, as in a scenario.
   if (const std::string problem = context_.capacity_problem(out.shape, out.pods); !problem.empty()) {
@@ -72,7 +82,7 @@ bool NativeTraceReader::next(JobSpec& out) {
 PhaseDemand NativeTraceReader::measured_demand() const {
   // Optional columns: what the job showed alone (docs/traces.md); an empty field = not measured.
   const auto optional = [&](const char* column, double max) -> std::optional<double> {
-    if (!csv_.has_column(column) || csv_.field(column).empty()) return std::nullopt;
+    if (!given(column)) return std::nullopt;
     const double value = csv_.number(column, 0);
     if (value > max) {
       csv_.fail(column, "expected a number from 0 to " + std::to_string(static_cast<int>(max)) + ", found " +
@@ -82,7 +92,6 @@ PhaseDemand NativeTraceReader::measured_demand() const {
   };
   // The model's own fields (sm, bw, duty), as `sharesim generate` writes them: exact, where the
   // measurements go through a division (sm = sm_active / duty) that no double may invert.
-  const auto given = [&](const char* column) { return csv_.has_column(column) && !csv_.field(column).empty(); };
   for (const auto& [field, measurements] : {std::pair{"sm", "sm_active"}, std::pair{"bw", "dram_active"},
                                             std::pair{"bw", "mem_util_pct"}, std::pair{"duty", "gpu_util_pct"}}) {
     if (given(field) && given(measurements)) {
@@ -106,7 +115,7 @@ PhaseDemand NativeTraceReader::measured_demand() const {
   apply_measured_usage(measured, demand);
   if (const auto sm = optional("sm", 1)) demand.sm = *sm;
   if (const auto bw = optional("bw", 1)) demand.bw = *bw;
-  if (csv_.has_column("gpu_mem_mib") && !csv_.field("gpu_mem_mib").empty()) {
+  if (given("gpu_mem_mib")) {
     demand.mem_mib = csv_.integer("gpu_mem_mib", 0);
   }
   return demand;

@@ -28,6 +28,8 @@ class NativeTraceReader final : public JobSource {
  private:
   // The current row's optional measured columns mapped onto a demand (workloads/measured_usage.h).
   PhaseDemand measured_demand() const;
+  // Whether the current row has `column` and a value in it (an empty field is not measured).
+  bool given(const char* column) const { return csv_.has_column(column) && !csv_.field(column).empty(); }
 
   CsvReader csv_;
   WorkloadContext& context_;

@@ -464,6 +464,20 @@ printf '%s,sm,sm_active\nx,0,training,0,100,1,1,0,0,,0,0.5,0.5\n' "$trace_header
 write_replay_scenario sm-twice.json sm-twice.csv
 expect_bad_input "a native row giving sm and sm_active is refused" "" \
   'sm-twice.csv: line 2, column sm_active: expected either sm or sm_active (which sets it), found both' validate sm-twice.json
+# A pod on GPUs measured with no SM and no DRAM activity would never finish (rate 0 everywhere).
+printf '%s,sm_active,dram_active\nx,0,training,0,100,1,1,0,0,,0,0,0\n' "$trace_header" >idle-measured.csv
+write_replay_scenario idle-measured.json idle-measured.csv
+expect_bad_input "a native row measured with sm_active 0 and dram_active 0 is refused" "" \
+  'idle-measured.csv: line 2, column sm_active: a training pod on GPUs does its work only at the rate its demand gets: expected sm_active > 0 or dram_active > 0, found both 0 (it would never finish)' \
+  validate idle-measured.json
+printf '%s,sm,bw\nx,0,batch,0,100,1,1,0,0,,0,0,0\nx,1,batch,0,100,1,0,0,0,,0,0,0\n' "$trace_header" >idle-fields.csv
+write_replay_scenario idle-fields.json idle-fields.csv
+expect_bad_input "a native row with sm 0 and bw 0 is refused" "" \
+  'idle-fields.csv: line 2, column sm: a batch pod on GPUs does its work only at the rate its demand gets: expected sm > 0 or bw > 0, found both 0' \
+  validate idle-fields.json
+printf '%s,sm,bw\nx,1,batch,0,100,1,0,0,0,,0,0,0\n' "$trace_header" >cpu-only-idle.csv
+write_replay_scenario cpu-only-idle.json cpu-only-idle.csv
+check "a CPU-only native row with sm 0 and bw 0 runs at standalone speed" succeeds run -q -o "$tmp/cpu-only-idle" cpu-only-idle.json
 write_replay_scenario replay.json trace.csv
 # From another directory: the trace path is relative to the scenario file, not the cwd.
 succeeds_from_root() {
