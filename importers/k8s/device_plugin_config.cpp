@@ -11,15 +11,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-void reject_unknown_keys(const ManifestDocument& doc, const Json& object, const std::string& pointer,
-                         const std::vector<std::string>& known) {
-  if (!object.is_object()) doc.fail(pointer, "expected an object, found " + found_text(object));
-  for (auto it = object.begin(); it != object.end(); ++it) {
-    if (std::find(known.begin(), known.end(), it.key()) == known.end())
-      doc.fail(pointer_append(pointer, it.key()), "unknown key; expected one of " + quoted_list(known));
-  }
-}
-
 bool boolean_at(const ManifestDocument& doc, const Json& object, const std::string& pointer, const char* key) {
   if (!object[key].is_boolean())
     doc.fail(pointer_append(pointer, key), std::string("expected true or false, found ") + found_text(object[key]));

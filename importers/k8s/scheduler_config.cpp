@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <string_view>
 #include <vector>
 
@@ -38,6 +39,34 @@ bool listed(const std::array<std::string_view, N>& names, const std::string& nam
 
 std::vector<std::string> modelled_names() { return {kModelled.begin(), kModelled.end()}; }
 
+// The fields of KubeSchedulerConfiguration v1 (k8s.io/kube-scheduler/config/v1), which
+// kube-scheduler decodes strictly: a misspelt one is an error there, so it is one here. Those
+// that change nothing sharesim models (leader election, the API client, profiling, the number of
+// scheduling goroutines, the informer cache, the unschedulable pods' backoff, which sharesim's
+// queue does not keep) are accepted and ignored; `extenders` is refused below.
+const std::vector<std::string> kConfigKeys = {"apiVersion",
+                                              "kind",
+                                              "parallelism",
+                                              "leaderElection",
+                                              "clientConnection",
+                                              "enableProfiling",
+                                              "enableContentionProfiling",
+                                              "percentageOfNodesToScore",
+                                              "podInitialBackoffSeconds",
+                                              "podMaxBackoffSeconds",
+                                              "delayCacheUntilActive",
+                                              "profiles",
+                                              "extenders"};
+// KubeSchedulerProfile, Plugins (the extension points), PluginSet, Plugin, PluginConfig.
+const std::vector<std::string> kProfileKeys = {"schedulerName", "percentageOfNodesToScore", "plugins",
+                                               "pluginConfig"};
+const std::vector<std::string> kExtensionPoints = {"preEnqueue", "queueSort", "preFilter", "filter", "postFilter",
+                                                   "preScore",   "score",     "reserve",   "permit", "preBind",
+                                                   "bind",       "postBind",  "multiPoint"};
+const std::vector<std::string> kPluginSetKeys = {"enabled", "disabled"};
+const std::vector<std::string> kPluginKeys = {"name", "weight"};
+const std::vector<std::string> kPluginConfigKeys = {"name", "args"};
+
 struct ScoreEntry {
   std::string name;
   std::int64_t weight = 1;
@@ -50,18 +79,29 @@ class SchedulerConfigReader {
   ImportedSchedulerConfig read() {
     const Json& config = doc_.value;
     if (!config.is_object()) doc_.fail("", "expected a KubeSchedulerConfiguration, found " + found_text(config));
+    reject_unknown_keys(doc_, config, "", kConfigKeys);
     const Json api = config.value("apiVersion", Json());
     if (api != Json("kubescheduler.config.k8s.io/v1"))
       doc_.fail("/apiVersion", "expected \"kubescheduler.config.k8s.io/v1\", found " + found_text(api));
     const Json kind = config.value("kind", Json());
     if (kind != Json("KubeSchedulerConfiguration"))
       doc_.fail("/kind", "expected \"KubeSchedulerConfiguration\", found " + found_text(kind));
+    // Extenders filter and score nodes through webhooks: not modelled.
+    const Json extenders = config.value("extenders", Json());
+    if (!extenders.is_null() && extenders != Json::array())
+      doc_.fail("/extenders", "scheduler extenders are not modelled; expected none, found " + found_text(extenders));
     const Json profiles = config.value("profiles", Json::array());
     if (!profiles.is_array()) doc_.fail("/profiles", "expected a list of profiles, found " + found_text(profiles));
     // Pods choose a profile by schedulerName; sharesim has one scheduler: the first profile.
     const Json profile = profiles.empty() ? Json::object() : profiles[0];
     if (!profile.is_object()) doc_.fail("/profiles/0", "expected a profile, found " + found_text(profile));
+    reject_unknown_keys(doc_, profile, "/profiles/0", kProfileKeys);
     const Json plugins = object_at(profile, "/profiles/0", "plugins");
+    reject_unknown_keys(doc_, plugins, "/profiles/0/plugins", kExtensionPoints);
+    for (const std::string& point : kExtensionPoints) {
+      const std::string at = "/profiles/0/plugins/" + point;
+      reject_unknown_keys(doc_, object_at(plugins, "/profiles/0/plugins", point.c_str()), at, kPluginSetKeys);
+    }
 
     // The default profile's score plugins that sharesim models, with their default weights.
     std::vector<ScoreEntry> score = {{"NodeResourcesFit", 1}, {"NodeResourcesBalancedAllocation", 1}};
@@ -95,18 +135,10 @@ class SchedulerConfigReader {
                       if (name == "*" || name == "DefaultPreemption") result.preemption = false;
                     });
 
-    const Json plugin_config = profile.value("pluginConfig", Json::array());
-    if (!plugin_config.is_array())
-      doc_.fail("/profiles/0/pluginConfig", "expected a list, found " + found_text(plugin_config));
+    const Json plugin_args = read_plugin_config(profile);
     for (const ScoreEntry& entry : score) {
       Json out = {{"name", entry.name}, {"weight", entry.weight}};
-      for (std::size_t i = 0; i < plugin_config.size(); ++i) {
-        if (!plugin_config[i].is_object() || plugin_config[i].value("name", Json()) != Json(entry.name)) continue;
-        const std::string at = pointer_append("/profiles/0/pluginConfig", i) + "/args";
-        const Json args = object_at(plugin_config[i], pointer_append("/profiles/0/pluginConfig", i), "args");
-        if (entry.name == "NodeResourcesFit") read_fit_args(args, at, out);
-        if (entry.name == "NodeResourcesBalancedAllocation") read_resources(args, at + "/resources", out);
-      }
+      if (plugin_args.contains(entry.name)) out.update(plugin_args[entry.name]);
       if (entry.name == "NodeResourcesFit" && !out.contains("strategy")) out["strategy"] = "LeastAllocated";
       result.score_plugins.push_back(out);
     }
@@ -114,6 +146,38 @@ class SchedulerConfigReader {
   }
 
  private:
+  // pluginConfig: plugin name -> the score_plugins fields its args give (strategy, resources,
+  // shape). kube-scheduler refuses two entries for one plugin (validatePluginConfig: Duplicate
+  // value), so this does too rather than letting the later one win.
+  Json read_plugin_config(const Json& profile) const {
+    const Json plugin_config = profile.value("pluginConfig", Json::array());
+    if (plugin_config.is_null()) return Json::object();
+    if (!plugin_config.is_array())
+      doc_.fail("/profiles/0/pluginConfig", "expected a list, found " + found_text(plugin_config));
+    Json out = Json::object();
+    std::map<std::string, std::string> seen;  // plugin name -> place of its entry
+    for (std::size_t i = 0; i < plugin_config.size(); ++i) {
+      const std::string where = pointer_append("/profiles/0/pluginConfig", i);
+      reject_unknown_keys(doc_, plugin_config[i], where, kPluginConfigKeys);
+      const Json name = plugin_config[i].value("name", Json());
+      if (!name.is_string() || name.get<std::string>().empty())
+        doc_.fail(where + "/name", "expected a plugin name, found " + found_text(name));
+      const auto [first, inserted] = seen.try_emplace(name.get<std::string>(), doc_.place(where));
+      if (!inserted)
+        doc_.fail(where + "/name", "expected one pluginConfig entry per plugin (kube-scheduler refuses a duplicate), "
+                                   "found " + found_text(name) + " again (also " + first->second + ")");
+      const Json args = object_at(plugin_config[i], where, "args");
+      Json fields = Json::object();
+      if (name == Json("NodeResourcesFit")) read_fit_args(args, where + "/args", fields);
+      if (name == Json("NodeResourcesBalancedAllocation")) {
+        reject_unknown_keys(doc_, args, where + "/args", {"apiVersion", "kind", "resources"});
+        read_resources(args, where + "/args/resources", fields);
+      }
+      out[name.get<std::string>()] = fields;
+    }
+    return out;
+  }
+
   Json object_at(const Json& parent, const std::string& parent_at, const char* key) const {
     if (!parent.contains(key) || parent[key].is_null()) return Json::object();
     if (!parent[key].is_object())
@@ -129,9 +193,11 @@ class SchedulerConfigReader {
     if (!set.contains(key) || set[key].is_null()) return;
     const Json& list = set[key];
     if (!list.is_array()) doc_.fail(at, "expected a list of plugins, found " + found_text(list));
+    std::map<std::string, std::string> seen;  // plugin name -> place of its entry
     for (std::size_t i = 0; i < list.size(); ++i) {
       const std::string where = pointer_append(at, i);
-      const Json name = list[i].is_object() ? list[i].value("name", Json()) : Json();
+      reject_unknown_keys(doc_, list[i], where, kPluginKeys);
+      const Json name = list[i].value("name", Json());
       if (!name.is_string()) doc_.fail(where + "/name", "expected a plugin name, found " + found_text(name));
       const std::string text = name.get<std::string>();
       if (text != "*" && !listed(kModelled, text) && !listed(kInTreeWithoutEffect, text)) {
@@ -140,6 +206,12 @@ class SchedulerConfigReader {
                                        " and accepts kube-scheduler's other in-tree plugins, which change nothing in "
                                        "its model (docs/kubernetes.md)");
       }
+      // kube-scheduler refuses a plugin enabled twice at one extension point ("already
+      // registered"); of two weights, neither may silently win.
+      const auto [first, inserted] = seen.try_emplace(text, doc_.place(where));
+      if (!inserted)
+        doc_.fail(where + "/name", "expected each plugin once in " + quote(key) + ", found " + quote(text) +
+                                       " again (also " + first->second + ")");
       visit(text, list[i], where);
     }
   }
@@ -155,8 +227,18 @@ class SchedulerConfigReader {
 
   // NodeResourcesFitArgs.scoringStrategy: type, resources, requestedToCapacityRatio.shape.
   void read_fit_args(const Json& args, const std::string& at, Json& out) const {
+    // NodeResourcesFitArgs; apiVersion and kind may name the args' type.
+    reject_unknown_keys(doc_, args, at,
+                        {"apiVersion", "kind", "ignoredResources", "ignoredResourceGroups", "scoringStrategy"});
+    // Ignored resources pass NodeResourcesFit's filter whatever the node has: not modelled.
+    for (const char* key : {"ignoredResources", "ignoredResourceGroups"}) {
+      if (args.contains(key) && !args[key].is_null() && args[key] != Json::array())
+        doc_.fail(pointer_append(at, key), "ignoring resources in NodeResourcesFit's filter is not modelled; "
+                                           "expected none, found " + found_text(args[key]));
+    }
     const Json strategy = object_at(args, at, "scoringStrategy");
     const std::string strategy_at = at + "/scoringStrategy";
+    reject_unknown_keys(doc_, strategy, strategy_at, {"type", "resources", "requestedToCapacityRatio"});
     const Json type = strategy.value("type", Json("LeastAllocated"));
     if (type != Json("LeastAllocated") && type != Json("MostAllocated") && type != Json("RequestedToCapacityRatio")) {
       doc_.fail(strategy_at + "/type",
@@ -167,6 +249,7 @@ class SchedulerConfigReader {
     read_resources(strategy, strategy_at + "/resources", out);
     if (type != Json("RequestedToCapacityRatio")) return;
     const Json ratio = object_at(strategy, strategy_at, "requestedToCapacityRatio");
+    reject_unknown_keys(doc_, ratio, strategy_at + "/requestedToCapacityRatio", {"shape"});
     const std::string shape_at = strategy_at + "/requestedToCapacityRatio/shape";
     const Json shape = ratio.value("shape", Json());
     if (!shape.is_array() || shape.empty())
@@ -175,6 +258,7 @@ class SchedulerConfigReader {
     std::int64_t previous = -1;
     for (std::size_t i = 0; i < shape.size(); ++i) {
       const std::string where = pointer_append(shape_at, i);
+      reject_unknown_keys(doc_, shape[i], where, {"utilization", "score"});
       const std::int64_t utilization = integer_in(shape[i], where, "utilization", 0, 100);
       const std::int64_t score = integer_in(shape[i], where, "score", 0, 10);
       if (utilization <= previous)
@@ -194,11 +278,19 @@ class SchedulerConfigReader {
     if (!list.is_array() || list.empty())
       doc_.fail(at, "expected a list of {name, weight} resources, found " + found_text(list));
     Json resources = Json::array();
+    std::map<std::string, std::string> seen;  // resource name -> place of its entry
     for (std::size_t i = 0; i < list.size(); ++i) {
       const std::string where = pointer_append(at, i);
-      const Json name = list[i].is_object() ? list[i].value("name", Json()) : Json();
+      reject_unknown_keys(doc_, list[i], where, {"name", "weight"});
+      const Json name = list[i].value("name", Json());
       if (!name.is_string() || name.get<std::string>().empty())
         doc_.fail(where + "/name", "expected a resource name, found " + found_text(name));
+      // The scenario scores a resource once (its weight would count twice): said here, in the
+      // scheduler config's terms, rather than at the scenario that is never written.
+      const auto [first, inserted] = seen.try_emplace(name.get<std::string>(), doc_.place(where));
+      if (!inserted)
+        doc_.fail(where + "/name", "expected each resource once, found " + found_text(name) + " again (also " +
+                                       first->second + ")");
       const std::int64_t weight =
           list[i].contains("weight") ? integer_in(list[i], where, "weight", 1, 100) : std::int64_t{1};
       resources.push_back({{"name", name}, {"weight", weight}});

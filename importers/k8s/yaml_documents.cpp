@@ -9,8 +9,10 @@
 #include <string_view>
 
 #include "importers/k8s/manifest_shape.h"
+#include "sim/input/did_you_mean.h"
 #include "sim/input/error_text.h"
 #include "sim/input/input_error.h"
+#include "sim/input/json_pointer.h"
 
 namespace sharesim {
 namespace {
@@ -180,6 +182,17 @@ std::string found_text(const nlohmann::ordered_json& value) {
   if (value.is_array()) return "a list";
   if (value.is_null()) return "nothing";
   return value.dump();
+}
+
+void reject_unknown_keys(const ManifestDocument& doc, const nlohmann::ordered_json& object, const std::string& pointer,
+                         const std::vector<std::string>& known) {
+  if (!object.is_object()) doc.fail(pointer, "expected an object, found " + found_text(object));
+  for (auto it = object.begin(); it != object.end(); ++it) {
+    if (std::find(known.begin(), known.end(), it.key()) != known.end()) continue;
+    std::string problem = "expected one of " + quoted_list(known) + ", found unknown key " + quote(it.key());
+    if (const auto suggestion = closest_match(it.key(), known)) problem += "; did you mean " + quote(*suggestion) + "?";
+    doc.fail(pointer_append(pointer, it.key()), problem);
+  }
 }
 
 namespace {

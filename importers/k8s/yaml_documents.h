@@ -35,6 +35,13 @@ struct ManifestDocument {
 // How a value reads in "found ..." (a string quoted, a number as written, "an object", ...).
 std::string found_text(const nlohmann::ordered_json& value);
 
+// Throws InputError at `pointer` when `object` is not an object, and at its first key that is
+// not in `known`: "expected one of "a", "b", found unknown key "x"; did you mean "a"?". For
+// the configurations whose own readers decode strictly (kube-scheduler, the device plugin), a
+// misspelt key is an error there too, never a silent default.
+void reject_unknown_keys(const ManifestDocument& doc, const nlohmann::ordered_json& object, const std::string& pointer,
+                         const std::vector<std::string>& known);
+
 // Throws InputError "FILE: line L, column C: YAML syntax error: ..." for bad YAML and
 // "FILE: cannot read the file" when it cannot be opened. Empty documents are skipped.
 std::vector<ManifestDocument> read_manifest_file(const std::string& path);

@@ -621,5 +621,85 @@ TEST(K8sImport, YamlMergeKeysAreExpanded) {
             "m.yaml: line 2, column 7: expected a mapping or a list of mappings to merge (\"<<\"), found a scalar");
 }
 
+// The error of importing two-nodes.json with a KubeSchedulerConfiguration whose lines after
+// apiVersion and kind are `body`.
+std::string scheduler_config_error(const std::string& name, const std::string& body) {
+  K8sImportInputs inputs = inputs_of(data("two-nodes.json"));
+  inputs.scheduler_config = temp_file(name, "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                                            "kind: KubeSchedulerConfiguration\n" + body);
+  return import_error(inputs);
+}
+
+TEST(K8sImport, SchedulerConfigUnknownKeysAreRefused) {
+  const std::string file = ::testing::TempDir() + "k8s_import_test_";
+  // kube-scheduler decodes v1 strictly: a misspelt "profiles" is an error, not the default profile.
+  EXPECT_EQ(scheduler_config_error("sc-profils.yaml", "profils: []\n"),
+            file +
+                "sc-profils.yaml: document 1, /profils: expected one of \"apiVersion\", \"kind\", \"parallelism\", "
+                "\"leaderElection\", \"clientConnection\", \"enableProfiling\", \"enableContentionProfiling\", "
+                "\"percentageOfNodesToScore\", \"podInitialBackoffSeconds\", \"podMaxBackoffSeconds\", "
+                "\"delayCacheUntilActive\", \"profiles\", \"extenders\", found unknown key \"profils\"; did you "
+                "mean \"profiles\"?");
+  // A misspelt extension point would lose the disable.
+  const std::string scor = scheduler_config_error("sc-scor.yaml", "profiles: [{plugins: {scor: {disabled: [{name: \"*\"}]}}}]\n");
+  EXPECT_NE(scor.find("sc-scor.yaml: document 1, /profiles/0/plugins/scor: expected one of \"preEnqueue\", "), std::string::npos)
+      << scor;
+  EXPECT_NE(scor.find("found unknown key \"scor\"; did you mean \"score\"?"), std::string::npos) << scor;
+  // Every level read: the profile, a plugin set, a plugin, pluginConfig and the Fit args.
+  for (const auto& [body, pointer] : std::vector<std::pair<std::string, std::string>>{
+           {"profiles: [{plugin: {}}]\n", "/profiles/0/plugin"},
+           {"profiles: [{plugins: {score: {enable: []}}}]\n", "/profiles/0/plugins/score/enable"},
+           {"profiles: [{plugins: {score: {enabled: [{name: FGDScore, wieght: 3}]}}}]\n",
+            "/profiles/0/plugins/score/enabled/0/wieght"},
+           {"profiles: [{pluginConfig: [{name: NodeResourcesFit, arg: {}}]}]\n", "/profiles/0/pluginConfig/0/arg"},
+           {"profiles: [{pluginConfig: [{name: NodeResourcesFit, args: {scoringStrategy: {typ: MostAllocated}}}]}]\n",
+            "/profiles/0/pluginConfig/0/args/scoringStrategy/typ"},
+           {"profiles: [{pluginConfig: [{name: NodeResourcesBalancedAllocation, args: {resource: []}}]}]\n",
+            "/profiles/0/pluginConfig/0/args/resource"}}) {
+    const std::string error = scheduler_config_error("sc-unknown.yaml", body);
+    EXPECT_EQ(error.rfind(file + "sc-unknown.yaml: document 1, " + pointer + ": expected one of ", 0), 0u) << error;
+  }
+  // Fields of KubeSchedulerConfiguration that change nothing sharesim models are accepted, and
+  // args may name their kind.
+  EXPECT_EQ(scheduler_config_error("sc-accepted.yaml",
+                                   "parallelism: 16\nleaderElection: {leaderElect: true}\n"
+                                   "profiles: [{schedulerName: default-scheduler, pluginConfig: [{name: "
+                                   "NodeResourcesFit, args: {kind: NodeResourcesFitArgs, scoringStrategy: {type: "
+                                   "MostAllocated}}}]}]\n"),
+            "no error");
+  EXPECT_EQ(scheduler_config_error("sc-extenders.yaml", "extenders: [{urlPrefix: \"http://x\"}]\n"),
+            file + "sc-extenders.yaml: document 1, /extenders: scheduler extenders are not modelled; expected none, "
+                   "found a list");
+}
+
+TEST(K8sImport, SchedulerConfigDuplicatesAreRefused) {
+  const std::string file = ::testing::TempDir() + "k8s_import_test_";
+  // Two pluginConfig entries for one plugin: the later won silently (LeastAllocated).
+  EXPECT_EQ(scheduler_config_error("sc-dup-config.yaml",
+                                   "profiles: [{pluginConfig: [\n"
+                                   "  {name: NodeResourcesFit, args: {scoringStrategy: {type: MostAllocated}}},\n"
+                                   "  {name: NodeResourcesFit, args: {scoringStrategy: {type: LeastAllocated}}}]}]\n"),
+            file +
+                "sc-dup-config.yaml: document 1, /profiles/0/pluginConfig/1/name: expected one pluginConfig entry per "
+                "plugin (kube-scheduler refuses a duplicate), found \"NodeResourcesFit\" again (also document 1, "
+                "/profiles/0/pluginConfig/0)");
+  // A plugin enabled twice: weight 7 won silently over 3.
+  EXPECT_EQ(scheduler_config_error("sc-dup-enabled.yaml",
+                                   "profiles: [{plugins: {score: {enabled: [{name: NodeResourcesFit, weight: 3}, "
+                                   "{name: NodeResourcesFit, weight: 7}]}}}]\n"),
+            file +
+                "sc-dup-enabled.yaml: document 1, /profiles/0/plugins/score/enabled/1/name: expected each plugin once "
+                "in \"enabled\", found \"NodeResourcesFit\" again (also document 1, "
+                "/profiles/0/plugins/score/enabled/0)");
+  // A scoring resource twice: named in the scheduler config, not the scenario never written.
+  EXPECT_EQ(scheduler_config_error("sc-dup-resource.yaml",
+                                   "profiles: [{pluginConfig: [{name: NodeResourcesFit, args: {scoringStrategy: "
+                                   "{type: MostAllocated, resources: [{name: cpu}, {name: cpu}]}}}]}]\n"),
+            file +
+                "sc-dup-resource.yaml: document 1, /profiles/0/pluginConfig/0/args/scoringStrategy/resources/1/name: "
+                "expected each resource once, found \"cpu\" again (also document 1, "
+                "/profiles/0/pluginConfig/0/args/scoringStrategy/resources/0)");
+}
+
 }  // namespace
 }  // namespace sharesim
