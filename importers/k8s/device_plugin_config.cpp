@@ -66,6 +66,9 @@ PluginConfig read_plugin_config(const ManifestDocument& doc, std::string name) {
   config.place = doc.file + ": " + doc.place("");
   const Json& body = doc.value;
   if (!body.is_object()) doc.fail("", "expected the device plugin config (an object), found " + found_text(body));
+  // The plugin's config v1 (k8s-device-plugin api/config/v1, Config): a misspelt "sharing"
+  // would otherwise import the GPUs unshared.
+  reject_unknown_keys(doc, body, "", {"version", "flags", "resources", "sharing", "imex"});
   const Json version = body.value("version", Json());
   if (version != "v1") doc.fail("/version", "expected \"v1\", found " + found_text(version));
   if (body.contains("flags")) {
@@ -79,6 +82,12 @@ PluginConfig read_plugin_config(const ManifestDocument& doc, std::string name) {
       config.mig_strategy = strategy.get<std::string>();
     }
   }
+  // resources.gpus / resources.mig rename the advertised resources (pattern -> name), which pods
+  // would then request by the new name: not modelled, as a sharing resource's "rename" is not.
+  if (body.contains("resources") && !body["resources"].is_null() && body["resources"] != Json::object())
+    doc.fail("/resources",
+             "renaming the advertised resources is not modelled: sharesim's GPUs are advertised under the "
+             "plugin's default names; expected no \"resources\" (or {}), found " + found_text(body["resources"]));
   if (body.contains("sharing")) read_sharing(doc, body["sharing"], "/sharing", config);
   return config;
 }

@@ -701,5 +701,29 @@ TEST(K8sImport, SchedulerConfigDuplicatesAreRefused) {
                 "/profiles/0/pluginConfig/0/args/scoringStrategy/resources/0)");
 }
 
+TEST(K8sImport, DevicePluginConfigUnknownTopLevelKeysAreRefused) {
+  const std::string nodes = data("two-nodes.json");
+  // A misspelt "sharing" imported the GPUs unshared (exclusive), silently.
+  const std::string typo = temp_file("dp-sharng.yaml", "version: v1\nsharng:\n  timeSlicing: {}\n");
+  EXPECT_EQ(import_error(inputs_of(nodes, typo)),
+            typo + ": document 1, /sharng: expected one of \"version\", \"flags\", \"resources\", \"sharing\", "
+                   "\"imex\", found unknown key \"sharng\"; did you mean \"sharing\"?");
+  // Inside a ConfigMap's data entry, the place is the entry's.
+  const std::string map = temp_file("dp-sharng-map.yaml",
+                                    "kind: ConfigMap\ndata:\n  a: |-\n    version: v1\n    flgs: {}\n");
+  EXPECT_EQ(import_error(inputs_of(nodes, map)),
+            map + ": document 1, /data/a/flgs: expected one of \"version\", \"flags\", \"resources\", "
+                  "\"sharing\", \"imex\", found unknown key \"flgs\"; did you mean \"flags\"?");
+  // Renaming the advertised resources is not modelled; IMEX channels change no scheduling.
+  const std::string renamed = temp_file("dp-resources.yaml",
+                                        "version: v1\nresources:\n  gpus: [{pattern: \"*A100*\", name: a100}]\n");
+  EXPECT_EQ(import_error(inputs_of(nodes, renamed)),
+            renamed + ": document 1, /resources: renaming the advertised resources is not modelled: sharesim's GPUs "
+                      "are advertised under the plugin's default names; expected no \"resources\" (or {}), found an "
+                      "object");
+  const std::string imex = temp_file("dp-imex.yaml", "version: v1\nimex: {channelIDs: [0]}\n");
+  EXPECT_EQ(import_error(inputs_of(nodes, imex)), "no error");
+}
+
 }  // namespace
 }  // namespace sharesim
