@@ -5,7 +5,7 @@
 //
 // For each MISO model/batch row and each MIG slice it measured other than 7g.40gb (the
 // reference), the speed relative to 7g.40gb that the MIG policy's contention model predicts,
-// partition_rate(slice) / partition_rate(7g) with MigPolicy::speed_alone's fractions (instance
+// partition_rate(slice) / partition_rate(7g) with mig_instance_speed's fractions (instance
 // SMs over the catalog GPU's SMs, memory slices over 8), against the measured
 // latency(7g) / latency(slice). Two predictions:
 //   in-sample            the built-in profile's demand (scenarios/profiles/, fitted to these
@@ -26,7 +26,7 @@
 
 namespace sharesim {
 
-// The speed relative to the 7g instance that MigPolicy::speed_alone gives a task of `demand`
+// The speed relative to the 7g instance that mig_instance_speed gives a task of `demand`
 // on an instance of MIG profile `slice` of `gpu` (`mig` its MIG table): partition_rate with
 // f_sm = instance SMs / gpu.sm_count and f_bw = memory slices / mig.memory_slices, divided by
 // the same for the 7g instance. Throws std::logic_error when the table lacks `slice` or a 7g

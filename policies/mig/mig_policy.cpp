@@ -188,16 +188,25 @@ double mig_instance_speed(double sm, double bw, const GpuModel& model, const Mig
   return partition_rate(ContentionTask{sm, bw, 1.0, 1.0}, f_sm, f_bw);
 }
 
-double MigPolicy::speed_alone(const PhaseDemand& demand, std::size_t instance) const {
+MigPolicy::OnInstance MigPolicy::on_instance(const PhaseDemand& demand, std::size_t instance) const {
   const MigProfile& profile = *settings_.layout.instances[instance].profile;
+  const double u = demand.duty;
   if (demand.profile != 0 && measured_speed_) {
     // Measured speed relative to the 7g instance, times the model's speed on the 7g instance.
+    // It is the whole workload's speed (MISO's iteration latency, host work included), so the
+    // duty cycle stays as it is.
     if (const std::optional<double> relative = measured_speed_(demand.profile, model_.id, profile.name)) {
-      return *relative *
-             mig_instance_speed(demand.sm, demand.bw, model_, *settings_.gpu, settings_.gpu->full_instance());
+      return {u, *relative * mig_instance_speed(demand.sm, demand.bw, model_, *settings_.gpu,
+                                                settings_.gpu->full_instance())};
     }
   }
-  return mig_instance_speed(demand.sm, demand.bw, model_, *settings_.gpu, profile);
+  // The instance's share of the GPU slows the GPU phases only: the host phases use no SMs and
+  // run at full speed, as under MPS's SM cap (docs/models.md "Duty cycles"). Alone, a task
+  // with duty u whose GPU phases run at s takes (1 - u) + u / s of its standalone time, and has
+  // GPU work queued u / s of it: that share is its duty cycle on the instance.
+  const double s = mig_instance_speed(demand.sm, demand.bw, model_, *settings_.gpu, profile);
+  const double cycle = (1 - u) + u / s;
+  return {(u / s) / cycle, 1 / cycle};
 }
 
 void MigPolicy::compute_rates(std::span<Resident> residents) const {
@@ -210,15 +219,21 @@ void MigPolicy::compute_rates(std::span<Resident> residents) const {
   const std::size_t instances = settings_.layout.instances.size();
   for (std::size_t i = 0; i < instances; ++i) {
     duty_scratch_.clear();
+    alone_scratch_.clear();
     for (const Resident& r : residents) {
-      if (runs_on(r, i)) duty_scratch_.push_back(r.demand.duty);
+      if (!runs_on(r, i)) continue;
+      const OnInstance task = on_instance(r.demand, i);
+      duty_scratch_.push_back(task.duty);
+      alone_scratch_.push_back(task.speed_alone);
     }
     if (duty_scratch_.empty()) continue;
     speed_scratch_.resize(duty_scratch_.size());
     duty_cycle_speeds(duty_scratch_, timing_.efficiency(), speed_scratch_);
     std::size_t k = 0;
     for (Resident& r : residents) {
-      if (runs_on(r, i)) r.rate = std::min(r.rate, speed_scratch_[k++] * speed_alone(r.demand, i));
+      if (!runs_on(r, i)) continue;
+      r.rate = std::min(r.rate, speed_scratch_[k] * alone_scratch_[k]);
+      ++k;
     }
   }
 }
@@ -269,7 +284,7 @@ double MigPolicy::context_switches_per_ns(std::span<const Resident> residents) c
   for (std::size_t i = 0; i < settings_.layout.instances.size(); ++i) {
     duty_scratch_.clear();
     for (const Resident& r : residents) {
-      if (is_active(r) && (r.slots >> i & 1u)) duty_scratch_.push_back(r.demand.duty);
+      if (is_active(r) && (r.slots >> i & 1u)) duty_scratch_.push_back(on_instance(r.demand, i).duty);
     }
     if (duty_scratch_.size() >= 2) {
       rate += duty_cycle_turn_taking(duty_scratch_, timing_.efficiency()) * timing_.switches_per_ns();

@@ -83,8 +83,13 @@ class MigPolicy final : public GpuSharing, private GpuRepartitioning {
   std::int64_t replicas() const { return settings_.timeslice ? settings_.timeslice->replicas : 1; }
   // Residents (by index) with a part on instance i.
   std::size_t residents_on(std::span<const Resident> residents, std::size_t instance) const;
-  // Speed of a task alone on instance i, relative to the whole GPU outside MIG mode.
-  double speed_alone(const PhaseDemand& demand, std::size_t instance) const;
+  // A task on instance i as the instance's turn-taking sees it: its duty cycle there and its
+  // speed alone there, host phases included, relative to the whole GPU outside MIG mode.
+  struct OnInstance {
+    double duty;
+    double speed_alone;
+  };
+  OnInstance on_instance(const PhaseDemand& demand, std::size_t instance) const;
   std::string instance_name(std::size_t instance) const;
 
   MigSettings settings_;
@@ -95,6 +100,7 @@ class MigPolicy final : public GpuSharing, private GpuRepartitioning {
   // Reused buffers of compute_rates (rates are computed on every change of the GPU).
   mutable std::vector<double> duty_scratch_;
   mutable std::vector<double> speed_scratch_;
+  mutable std::vector<double> alone_scratch_;
   SimTime reconfiguration_ns_ = 0;
   MeasuredMigSpeed measured_speed_;
 };

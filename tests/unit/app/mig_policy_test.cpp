@@ -110,6 +110,41 @@ TEST(Mig, ATaskRunsAtTheSpeedItsDemandGetsFromTheInstance) {
   EXPECT_NEAR(run_time_s(job_named(run->runtime(), "memory-0")), 10 / memory, 1e-6);
 }
 
+TEST(Mig, TheInstanceSlowsOnlyTheGpuPhasesOfAJobWithADutyCycle) {
+  // Busy 30% of the time alone (nvidia-smi utilization.gpu 30): its host phases run at full
+  // speed on a 1g instance, as under an MPS SM cap, and only its GPU phases at the instance's
+  // 16/132. It used to run at 16/132 throughout, as an always-busy job (82.5 s, not 31.75 s).
+  const auto run = run_text(shared_scenario(1, 1, R"({"policy": "mig", "layout": "all-1g.10gb"})",
+                                            jobs_workload({{"a", 0, 10, R"({"demand": {"sm": 1.0, "bw": 0.1,
+                                                              "gpu_util_pct": 30}})"}}),
+                                            "", "H100-80GB"));
+  const double s = instance_speed("H100-80GB", "1g.10gb", 1.0, 0.1);
+  EXPECT_NEAR(run_time_s(job_named(run->runtime(), "a-0")), 10 * (0.7 + 0.3 / s), 1e-6);
+}
+
+TEST(Mig, TimeSlicedPodsOfAnInstanceTakeTurnsOnlyWhileTheirSlowedGpuPhasesOverlap) {
+  // Two pods busy half the time on one 3g.40gb instance of replicas 2: their GPU phases last
+  // 1/s times longer there, so each has GPU work queued u' = (u/s) / ((1-u) + u/s) of its time
+  // on the instance, and the pair's turn-taking (docs/models.md "Duty cycles") uses u'.
+  const auto run = run_text(
+      shared_scenario(
+          1, 1, R"({"policy": "mig", "strategy": "mixed", "layout": ["3g.40gb"], "timeslice": {"replicas": 2}})",
+          jobs_workload({{"a", 0, 10, R"({"gpu_resource": "nvidia.com/mig-3g.40gb", "demand": {"sm": 1.0, "duty": 0.5}})"},
+                         {"b", 0, 10, R"({"gpu_resource": "nvidia.com/mig-3g.40gb", "demand": {"sm": 1.0, "duty": 0.5}})"}}),
+          "", "H100-80GB"));
+  const double s = instance_speed("H100-80GB", "3g.40gb", 1.0, 0.5);
+  const double cycle = 0.5 + 0.5 / s;
+  const double u = (0.5 / s) / cycle;
+  const CalibrationProfile& profile = builtin_calibration_profile("H100-80GB");
+  const double slice = profile.default_slice_ns.value;
+  const double e = slice / (slice + profile.switch_cost_ns.value + profile.cache_refill_ns.value);
+  // Two contexts of duty u: Z = (1-u)^2 + 2u(1-u) + 2u^2/e, speed 1/Z each.
+  const double z = (1 - u) * (1 - u) + 2 * u * (1 - u) + 2 * u * u / e;
+  const double speed = (1 / z) / cycle;
+  EXPECT_NEAR(run_time_s(job_named(run->runtime(), "a-0")), 10 / speed, 1e-5);
+  EXPECT_NEAR(run_time_s(job_named(run->runtime(), "b-0")), 10 / speed, 1e-5);
+}
+
 TEST(Mig, MeasuredSliceSpeedsOverrideTheModelOnTheGpuTheyWereMeasuredOn) {
   const WorkloadProfile* profile = nullptr;
   for (const WorkloadProfile& p : ProfileLibrary::builtin().profiles()) {
