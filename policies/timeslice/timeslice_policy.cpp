@@ -83,9 +83,13 @@ void TimeslicePolicy::on_join(std::span<const Resident> residents, Casualties& o
 }
 
 std::string TimeslicePolicy::placement_note(const DeviceAsk& ask) const {
-  if (ask.requested <= 1 || settings_.fail_requests_greater_than_one) return {};
-  return "asked for " + std::to_string(ask.requested) + " " + resource_name_ +
-         " replicas: time-slicing replicas give no extra compute";
+  // Only replicas of one GPU are one context: replicas the plugin gave from two GPUs are two
+  // GPUs' compute, and the pod runs on both.
+  if (ask.units <= 1 || settings_.fail_requests_greater_than_one) return {};
+  const std::string of_one_gpu =
+      ask.units == ask.requested ? "" : ", " + std::to_string(ask.units) + " of them of one GPU";
+  return "asked for " + std::to_string(ask.requested) + " " + resource_name_ + " replicas" + of_one_gpu +
+         ": time-slicing replicas of one GPU give no extra compute";
 }
 
 double TimeslicePolicy::context_switches_per_ns(std::span<const Resident> residents) const {

@@ -67,8 +67,28 @@ TEST(Timeslice, TwoReplicasWithoutTheFlagGiveNoMoreCompute) {
   EXPECT_DOUBLE_EQ(run_time_s(one), 20.0);
   ASSERT_GE(two.note, 0);
   EXPECT_EQ(run->runtime().notes()[static_cast<std::size_t>(two.note)],
-            "asked for 2 nvidia.com/gpu replicas: time-slicing replicas give no extra compute");
+            "asked for 2 nvidia.com/gpu replicas: time-slicing replicas of one GPU give no extra compute");
   EXPECT_LT(one.note, 0);
+}
+
+TEST(Timeslice, ReplicasOfTwoGpusAreNotNotedAsGivingNoExtraCompute) {
+  // 2 GPUs of 2 replicas, one taken: the 2-replica pod gets one replica of each GPU and runs on
+  // both (its work done on GPU 1 too). The note said "no extra compute" from the request alone.
+  const auto spread = run_text(shared_scenario(
+      1, 2, R"({"policy": "timeslice", "replicas": 2})",
+      jobs_workload({{"one", 0, 100, R"({"gpus": 1})"}, {"two", 0, 100, R"({"gpus": 2})"}})));
+  const JobRecord& two = job_named(spread->runtime(), "two-0");
+  ASSERT_EQ(two.state, JobState::Completed);
+  EXPECT_EQ(two.gpu_devices, 2u);
+  EXPECT_LT(two.note, 0);
+  // 4 replicas of 2 GPUs on 2 GPUs of 2: two of one GPU, and the note says so.
+  const auto paired = run_text(shared_scenario(1, 2, R"({"policy": "timeslice", "replicas": 2})",
+                                               jobs_workload({{"four", 0, 100, R"({"gpus": 4})"}})));
+  const JobRecord& four = job_named(paired->runtime(), "four-0");
+  ASSERT_GE(four.note, 0);
+  EXPECT_EQ(paired->runtime().notes()[static_cast<std::size_t>(four.note)],
+            "asked for 4 nvidia.com/gpu replicas, 2 of them of one GPU: time-slicing replicas of one GPU give no "
+            "extra compute");
 }
 
 TEST(Timeslice, SwitchCostSlowsSharedContextsOnly) {
