@@ -8,6 +8,7 @@
 #include "importers/k8s/quantity.h"
 #include "importers/k8s/yaml_documents.h"
 #include "sim/core/sim_time.h"
+#include "sim/input/did_you_mean.h"
 #include "sim/input/error_text.h"
 #include "sim/input/input_error.h"
 #include "sim/input/json_pointer.h"
@@ -78,6 +79,33 @@ struct PodResources {
   }
 };
 
+// The annotations that give what a manifest does not (docs/kubernetes.md "Annotations").
+const std::vector<std::string> kSharesimAnnotations = {"sharesim.io/duration", "sharesim.io/arrival",
+                                                       "sharesim.io/kind",     "sharesim.io/profile",
+                                                       "sharesim.io/sm",       "sharesim.io/bw",
+                                                       "sharesim.io/mem-mib"};
+
+// A sharesim.io/ annotation's value as text and where it was written.
+struct Annotation {
+  std::string text;
+  std::string at;
+};
+// The pod's sharesim.io/ annotations by key, its template's over its owner's.
+using Annotations = std::map<std::string, Annotation>;
+
+// A duration in the form parse_duration reads (digits, at most one point, a unit) that it
+// refused all the same: past the int64 nanoseconds of simulated time.
+bool is_too_long_duration(const std::string& text) {
+  const std::size_t unit = text.find_first_not_of("0123456789.");
+  if (unit == 0 || unit == std::string::npos) return false;
+  const std::string number = text.substr(0, unit);
+  if (std::count(number.begin(), number.end(), '.') > 1 || number.find_first_of("0123456789") == std::string::npos)
+    return false;
+  return parse_duration("1" + text.substr(unit)).has_value();
+}
+
+constexpr const char* kTooLong = "at most about 292 years (simulated time is 2^63 ns)";
+
 // Pod spec fields that change where or whether a pod is scheduled, which sharesim does not model:
 // refused rather than dropped, so an import never runs a different placement than the cluster's.
 const std::vector<std::pair<std::string, std::string>> kUnmodelledPodFields = {
@@ -122,6 +150,8 @@ class WorkloadImporter {
     }
     if (kind_text == "PriorityClass") return;  // read before
     const Json metadata = object.value("metadata", Json::object());
+    Annotations annotations;
+    read_annotations(doc, metadata, at + "/metadata", annotations);
     const Json spec = object.value("spec", Json::object());
     const std::string replica_specs = replica_specs_key(spec);
     if (kind_text != "Pod" && kind_text != "Deployment" && kind_text != "StatefulSet" && kind_text != "ReplicaSet" &&
@@ -131,10 +161,10 @@ class WorkloadImporter {
     const std::string name = object_name(doc, object, at, kind_text);
     origin_ = doc.origin(at, kind_text + " " + name);
     if (kind_text == "Pod") {
-      add_pods(doc, metadata, spec, at + "/spec", name, 1, 1, 1);
+      add_pods(doc, annotations, spec, at + "/spec", name, 1, 1, 1);
     } else if (kind_text == "Deployment" || kind_text == "StatefulSet" || kind_text == "ReplicaSet") {
       const std::int64_t replicas = count_at(doc, spec, at + "/spec", "replicas", 1, 0);
-      add_template(doc, metadata, spec, at + "/spec", name, replicas, 1, 1);
+      add_template(doc, annotations, spec, at + "/spec", name, replicas, 1, 1);
     } else if (kind_text == "Job") {
       if (spec.is_object() && spec.value("suspend", Json(false)) == Json(true))
         doc.fail(at + "/spec/suspend", "a suspended Job creates no pods; expected it not suspended (or left out)");
@@ -145,7 +175,7 @@ class WorkloadImporter {
       const std::int64_t completions = count_at(doc, spec, at + "/spec", "completions", parallelism, 1);
       const std::int64_t pods = std::min(parallelism, completions);
       const std::int64_t rounds = pods == 0 ? 1 : (completions + pods - 1) / pods;
-      add_template(doc, metadata, spec, at + "/spec", name, pods, 1, rounds);
+      add_template(doc, annotations, spec, at + "/spec", name, pods, 1, rounds);
     } else {
       // training-operator jobs: each replica type (Master, Worker, ...) is a gang of its replicas.
       const Json& types = spec[replica_specs];
@@ -157,7 +187,7 @@ class WorkloadImporter {
         std::string lower = it.key();
         std::transform(lower.begin(), lower.end(), lower.begin(),
                        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-        add_template(doc, metadata, it.value(), type_at, name + "-" + lower, 1, replicas, 1);
+        add_template(doc, annotations, it.value(), type_at, name + "-" + lower, 1, replicas, 1);
       }
     }
   }
@@ -196,21 +226,40 @@ class WorkloadImporter {
     return object[key].get<std::int64_t>();
   }
 
-  void add_template(const ManifestDocument& doc, const Json& owner_metadata, const Json& spec, const std::string& at,
-                    const std::string& name, std::int64_t replicas, std::int64_t pods, std::int64_t rounds) {
+  void add_template(const ManifestDocument& doc, const Annotations& owner_annotations, const Json& spec,
+                    const std::string& at, const std::string& name, std::int64_t replicas, std::int64_t pods,
+                    std::int64_t rounds) {
     const Json pod_template = spec.is_object() ? spec.value("template", Json()) : Json();
     if (!pod_template.is_object())
       doc.fail(at + "/template", "expected a pod template, found " + found_text(pod_template));
     // The template's annotations override the owner's.
-    Json metadata = owner_metadata;
-    const Json template_metadata = pod_template.value("metadata", Json::object());
-    if (template_metadata.contains("annotations") && template_metadata["annotations"].is_object()) {
-      if (!metadata.contains("annotations") || !metadata["annotations"].is_object())
-        metadata["annotations"] = Json::object();
-      for (auto it = template_metadata["annotations"].begin(); it != template_metadata["annotations"].end(); ++it)
-        metadata["annotations"][it.key()] = it.value();
+    Annotations annotations = owner_annotations;
+    read_annotations(doc, pod_template.value("metadata", Json()), at + "/template/metadata", annotations);
+    add_pods(doc, annotations, pod_template.value("spec", Json()), at + "/template/spec", name, replicas, pods, rounds);
+  }
+
+  // Adds the sharesim.io/ annotations of `metadata` (at `metadata_at`) to `out`, over those it
+  // holds. Other annotations are other tools'; an unknown sharesim.io/ one is a misspelling
+  // (sharesim.io/durration) whose value would otherwise be dropped for the default.
+  static void read_annotations(const ManifestDocument& doc, const Json& metadata, const std::string& metadata_at,
+                               Annotations& out) {
+    if (!metadata.is_object() || !metadata.contains("annotations") || metadata["annotations"].is_null()) return;
+    const std::string at = metadata_at + "/annotations";
+    const Json& annotations = metadata["annotations"];
+    if (!annotations.is_object())
+      doc.fail(at, "expected annotations (a mapping of name -> value), found " + found_text(annotations));
+    for (auto it = annotations.begin(); it != annotations.end(); ++it) {
+      if (it.key().rfind("sharesim.io/", 0) != 0) continue;
+      if (std::find(kSharesimAnnotations.begin(), kSharesimAnnotations.end(), it.key()) == kSharesimAnnotations.end()) {
+        std::string problem =
+            "expected one of " + quoted_list(kSharesimAnnotations) + ", found unknown annotation " + quote(it.key());
+        if (const auto suggestion = closest_match(it.key(), kSharesimAnnotations))
+          problem += "; did you mean " + quote(*suggestion) + "?";
+        doc.fail(pointer_append(at, it.key()), problem);
+      }
+      const Json& value = it.value();
+      out[it.key()] = {value.is_string() ? value.get<std::string>() : value.dump(), pointer_append(at, it.key())};
     }
-    add_pods(doc, metadata, pod_template.value("spec", Json()), at + "/template/spec", name, replicas, pods, rounds);
   }
 
   // One container's requests: a request defaults to its limit, and may not exceed it; an extended
@@ -286,15 +335,28 @@ class WorkloadImporter {
                        " (2^53) millicores, MiB or devices, found more");
   }
 
-  std::string annotation(const Json& metadata, const char* key) const {
-    const Json annotations = metadata.value("annotations", Json::object());
-    if (!annotations.is_object() || !annotations.contains(key)) return "";
-    const Json& value = annotations[key];
-    return value.is_string() ? value.get<std::string>() : value.dump();
+  // The annotation's text, "" when not given.
+  static std::string annotation(const Annotations& annotations, const char* key) {
+    const auto found = annotations.find(key);
+    return found == annotations.end() ? "" : found->second.text;
+  }
+  // Where the annotation was written (read only when it was given).
+  static std::string annotation_at(const Annotations& annotations, const char* key) {
+    return annotations.at(key).at;
+  }
+
+  // A duration annotation's time: a duration (docs/scenario.md "Durations") that simulated time holds.
+  static SimTime duration_of(const ManifestDocument& doc, const Annotations& annotations, const char* key) {
+    const std::string text = annotation(annotations, key);
+    if (const auto parsed = parse_duration(text)) return *parsed;
+    if (is_too_long_duration(text))
+      doc.fail(annotation_at(annotations, key),
+               std::string("expected a duration of ") + kTooLong + ", found " + quote(text) + ", too long");
+    doc.fail(annotation_at(annotations, key), "expected a duration (\"90s\", \"2h\"), found " + quote(text));
   }
 
   // One scenario job entry for `replicas` copies of a pod spec, each a gang of `pods`.
-  void add_pods(const ManifestDocument& doc, const Json& metadata, const Json& spec, const std::string& at,
+  void add_pods(const ManifestDocument& doc, const Annotations& annotations, const Json& spec, const std::string& at,
                 const std::string& name, std::int64_t replicas, std::int64_t pods, std::int64_t rounds) {
     if (!spec.is_object()) doc.fail(at, "expected a pod spec, found " + found_text(spec));
     if (replicas == 0) return;  // scaled to zero: nothing runs
@@ -378,16 +440,16 @@ class WorkloadImporter {
       }
       request["tolerations"] = out;
     }
-    const std::string profile = annotation(metadata, "sharesim.io/profile");
+    const std::string profile = annotation(annotations, "sharesim.io/profile");
     if (!profile.empty()) request["profile"] = profile;
     Json demand = Json::object();
     for (const auto& [key, field] : {std::pair{"sharesim.io/sm", "sm"}, std::pair{"sharesim.io/bw", "bw"},
                                      std::pair{"sharesim.io/mem-mib", "mem_mib"}}) {
-      const std::string text = annotation(metadata, key);
+      const std::string text = annotation(annotations, key);
       if (text.empty()) continue;
       const Json number = Json::parse(text, nullptr, false);
       if (!number.is_number() || number.get<double>() < 0)
-        doc.fail(pointer_append("/metadata/annotations", key), "expected a number >= 0, found " + quote(text));
+        doc.fail(annotation_at(annotations, key), "expected a number >= 0, found " + quote(text));
       demand[field] = number;
     }
     if (!demand.empty()) request["demand"] = demand;
@@ -424,23 +486,28 @@ class WorkloadImporter {
       job_name = base + "-" + std::to_string(n);
     names_.push_back(job_name);
     job["name"] = job_name;
-    const std::string kind = annotation(metadata, "sharesim.io/kind");
+    const std::string kind = annotation(annotations, "sharesim.io/kind");
     if (!kind.empty() && kind != "training" && kind != "batch")
-      doc.fail(pointer_append("/metadata/annotations", "sharesim.io/kind"),
+      doc.fail(annotation_at(annotations, "sharesim.io/kind"),
                "expected \"training\" or \"batch\", found " + quote(kind));
     job["kind"] = kind.empty() ? "training" : kind;
-    const std::string arrival = annotation(metadata, "sharesim.io/arrival");
-    if (!arrival.empty() && !parse_duration(arrival))
-      doc.fail(pointer_append("/metadata/annotations", "sharesim.io/arrival"),
-               "expected a duration (\"90s\", \"2h\"), found " + quote(arrival));
+    const std::string arrival = annotation(annotations, "sharesim.io/arrival");
+    if (!arrival.empty()) duration_of(doc, annotations, "sharesim.io/arrival");
     job["arrival"] = arrival.empty() ? "0s" : arrival;
-    std::string duration = annotation(metadata, "sharesim.io/duration");
-    if (duration.empty()) duration = "1h";  // the documented default run time
-    const auto parsed = parse_duration(duration);
-    if (!parsed)
-      doc.fail(pointer_append("/metadata/annotations", "sharesim.io/duration"),
-               "expected a duration (\"90s\", \"2h\"), found " + quote(duration));
-    job["duration"] = rounds == 1 ? duration : format_duration(*parsed * rounds);
+    std::string duration = annotation(annotations, "sharesim.io/duration");
+    SimTime run_time = kHour;  // the documented default run time
+    if (duration.empty()) {
+      duration = "1h";
+    } else {
+      run_time = duration_of(doc, annotations, "sharesim.io/duration");
+    }
+    // A Job's pods run one after another as one pod of `rounds` times the duration.
+    if (rounds > 1 && run_time > kTimeNever / rounds)
+      doc.fail(annotations.contains("sharesim.io/duration") ? annotation_at(annotations, "sharesim.io/duration") : at,
+               "each pod of the Job runs " + std::to_string(rounds) + " pods of " + duration +
+                   " one after another (ceil(completions / parallelism)): expected that to take " + kTooLong +
+                   ", found more");
+    job["duration"] = rounds == 1 ? duration : format_duration(run_time * rounds);
     job["replicas"] = replicas;
     job["pods"] = pods;
     job["request"] = request;

@@ -725,5 +725,64 @@ TEST(K8sImport, DevicePluginConfigUnknownTopLevelKeysAreRefused) {
   EXPECT_EQ(import_error(inputs_of(nodes, imex)), "no error");
 }
 
+TEST(K8sImport, UnknownSharesimAnnotationsAreRefused) {
+  const std::string nodes = data("two-nodes.json");
+  // A misspelt annotation ran the default 1h, silently.
+  const std::string typo = temp_file("ann-typo.yaml",
+                                     "kind: Pod\nmetadata: {name: p, annotations: {sharesim.io/durration: \"2h\"}}\n"
+                                     "spec: {containers: [{name: c}]}\n");
+  EXPECT_EQ(import_error(inputs_of(nodes, "", "", {typo})),
+            typo +
+                ": document 1, /metadata/annotations/sharesim.io~1durration: expected one of "
+                "\"sharesim.io/duration\", \"sharesim.io/arrival\", \"sharesim.io/kind\", \"sharesim.io/profile\", "
+                "\"sharesim.io/sm\", \"sharesim.io/bw\", \"sharesim.io/mem-mib\", found unknown annotation "
+                "\"sharesim.io/durration\"; did you mean \"sharesim.io/duration\"?");
+  // A pod template's annotation is located in the template (it was named /metadata/annotations).
+  const std::string in_template = temp_file("ann-template.yaml",
+                                            "kind: Deployment\nmetadata: {name: d}\nspec:\n  template:\n"
+                                            "    metadata: {annotations: {sharesim.io/kind: serving}}\n"
+                                            "    spec: {containers: [{name: c}]}\n");
+  EXPECT_EQ(import_error(inputs_of(nodes, "", "", {in_template})),
+            in_template + ": document 1, /spec/template/metadata/annotations/sharesim.io~1kind: expected "
+                          "\"training\" or \"batch\", found \"serving\"");
+  // Other tools' annotations are theirs; annotations that are not a mapping are refused.
+  const std::string other = temp_file("ann-other.yaml",
+                                      "kind: Pod\nmetadata: {name: p, annotations: {example.com/x: \"1\"}}\n"
+                                      "spec: {containers: [{name: c}]}\n");
+  EXPECT_EQ(import_error(inputs_of(nodes, "", "", {other})), "no error");
+  const std::string scalar = temp_file("ann-scalar.yaml",
+                                       "kind: Pod\nmetadata: {name: p, annotations: \"sharesim.io/duration=2h\"}\n"
+                                       "spec: {containers: [{name: c}]}\n");
+  EXPECT_EQ(import_error(inputs_of(nodes, "", "", {scalar})),
+            scalar + ": document 1, /metadata/annotations: expected an object, found \"sharesim.io/duration=2h\"");
+}
+
+TEST(K8sImport, DurationsPastSimulatedTimeSaySo) {
+  const std::string nodes = data("two-nodes.json");
+  // "expected a duration" for a well-formed duration: it is too long.
+  const std::string pod = temp_file("ann-long.yaml",
+                                    "kind: Pod\nmetadata: {name: p, annotations: {sharesim.io/duration: \"1000000d\"}}\n"
+                                    "spec: {containers: [{name: c}]}\n");
+  EXPECT_EQ(import_error(inputs_of(nodes, "", "", {pod})),
+            pod + ": document 1, /metadata/annotations/sharesim.io~1duration: expected a duration of at most about "
+                  "292 years (simulated time is 2^63 ns), found \"1000000d\", too long");
+  // A malformed one still says what a duration is.
+  const std::string bad = temp_file("ann-bad.yaml",
+                                    "kind: Pod\nmetadata: {name: p, annotations: {sharesim.io/arrival: \"soon\"}}\n"
+                                    "spec: {containers: [{name: c}]}\n");
+  EXPECT_EQ(import_error(inputs_of(nodes, "", "", {bad})),
+            bad + ": document 1, /metadata/annotations/sharesim.io~1arrival: expected a duration (\"90s\", \"2h\"), "
+                  "found \"soon\"");
+  // A Job's pods run one after another: 9e12 rounds of 2h overflowed the nanoseconds.
+  const std::string job = temp_file("job-long.yaml",
+                                    "kind: Job\nmetadata: {name: j}\nspec:\n  completions: 9000000000000\n"
+                                    "  template:\n    metadata: {annotations: {sharesim.io/duration: 2h}}\n"
+                                    "    spec: {containers: [{name: c}]}\n");
+  EXPECT_EQ(import_error(inputs_of(nodes, "", "", {job})),
+            job + ": document 1, /spec/template/metadata/annotations/sharesim.io~1duration: each pod of the Job runs "
+                  "9000000000000 pods of 2h one after another (ceil(completions / parallelism)): expected that to "
+                  "take at most about 292 years (simulated time is 2^63 ns), found more");
+}
+
 }  // namespace
 }  // namespace sharesim
