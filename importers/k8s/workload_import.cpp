@@ -135,8 +135,14 @@ class WorkloadImporter {
     const Json policy = object.value("preemptionPolicy", Json("PreemptLowerPriority"));
     if (policy != Json("PreemptLowerPriority") && policy != Json("Never"))
       doc.fail(at + "/preemptionPolicy", "expected \"PreemptLowerPriority\" or \"Never\", found " + found_text(policy));
-    priority_classes_[object_name(doc, object, at, "PriorityClass")] = {value.get<std::int64_t>(),
-                                                                        policy.get<std::string>()};
+    // Names are unique among PriorityClasses (Kubernetes docs, "Object Names and IDs"), as among
+    // Nodes: of two, neither may silently win.
+    const std::string name = object_name(doc, object, at, "PriorityClass");
+    const auto [first, inserted] = priority_class_places_.try_emplace(name, doc.file + ": " + doc.place(at));
+    if (!inserted)
+      doc.fail(at + "/metadata/name",
+               "expected each PriorityClass once, found " + quote(name) + " again (also " + first->second + ")");
+    priority_classes_[name] = {value.get<std::int64_t>(), policy.get<std::string>()};
   }
 
   void add(const ManifestDocument& doc, const Json& object, const std::string& at) {
@@ -523,6 +529,7 @@ class WorkloadImporter {
 
   const GpuCatalog& catalog_;
   std::map<std::string, PriorityClassValue> priority_classes_;
+  std::map<std::string, std::string> priority_class_places_;  // name -> "file: document N, /pointer"
   std::vector<std::string> names_;
   ManifestOrigin origin_;  // the object whose pods add_pods is reading
   ImportedWorkload result_;

@@ -784,5 +784,23 @@ TEST(K8sImport, DurationsPastSimulatedTimeSaySo) {
                   "take at most about 292 years (simulated time is 2^63 ns), found more");
 }
 
+TEST(K8sImport, PriorityClassesWithTheSameNameAreRefused) {
+  // Two PriorityClass "high" (10, then 20): 20 won silently. The second names the first, in
+  // another file too (PriorityClasses are read from every workload file).
+  const std::string classes = temp_file("pc-dup.yaml",
+                                        "kind: PriorityClass\nmetadata: {name: high}\nvalue: 10\n---\n"
+                                        "kind: PriorityClass\nmetadata: {name: high}\nvalue: 20\n");
+  const std::string pod = temp_file("pc-pod.yaml", pod_yaml("p", "{}", "  priorityClassName: high\n"));
+  EXPECT_EQ(import_error(inputs_of(data("two-nodes.json"), "", "", {classes, pod})),
+            classes + ": document 2, /metadata/name: expected each PriorityClass once, found \"high\" again (also " +
+                classes + ": document 1, /)");
+  const std::string one = temp_file("pc-one.yaml", "kind: PriorityClass\nmetadata: {name: high}\nvalue: 10\n");
+  const std::string list = temp_file("pc-list.json", R"({"kind": "List", "items": [
+      {"kind": "PriorityClass", "metadata": {"name": "high"}, "value": 20}]})");
+  EXPECT_EQ(import_error(inputs_of(data("two-nodes.json"), "", "", {one, list, pod})),
+            list + ": document 1, /items/0/metadata/name: expected each PriorityClass once, found \"high\" again "
+                   "(also " + one + ": document 1, /)");
+}
+
 }  // namespace
 }  // namespace sharesim
