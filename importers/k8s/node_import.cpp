@@ -171,14 +171,20 @@ class NodeImporter {
                "expected the node's allocatable resources, found " + found_text(allocatable));
     const Json cpu_value = allocatable.value("cpu", Json());
     const Quantity cpu = cpu_milli_of(cpu_value);
-    if (!cpu.count || *cpu.count < 1)
+    if (!cpu.count)
       doc.fail(alloc_at + "/cpu",
                quantity_problem(cpu, cpu_value, "a CPU quantity (\"64\", \"63500m\")", "millicores"));
+    // A pool's cpu_milli and memory_mib are >= 1 (docs/scenario.schema.json): a quantity that
+    // parses but is 0 is said to be 0, not "not a quantity".
+    if (*cpu.count < 1)
+      doc.fail(alloc_at + "/cpu", "expected a CPU quantity > 0 (\"64\", \"63500m\"), found " + found_text(cpu_value));
     const Json memory_value = allocatable.value("memory", Json());
     const Quantity memory = memory_mib_of(memory_value);
-    if (!memory.count || *memory.count < 1)
+    if (!memory.count)
       doc.fail(alloc_at + "/memory",
                quantity_problem(memory, memory_value, "a memory quantity (\"512Gi\", \"1056318284Ki\")", "MiB"));
+    if (*memory.count < 1)
+      doc.fail(alloc_at + "/memory", "expected a memory quantity > 0 (\"512Gi\", \"1056318284Ki\"), found " + found_text(memory_value));
 
     Json pool = Json::object();
     std::int64_t gpus = 0;
@@ -195,10 +201,14 @@ class NodeImporter {
                  "node as it is without MIG and the layout with --mig-config and the nvidia.com/mig.config label");
       const Json count = labels.value("nvidia.com/gpu.count", Json());
       const std::string count_text = count.is_null() ? "" : label_text(count);
+      // A scenario's node holds at most 16 GPUs (gpus_per_node, docs/scenario.schema.json).
+      constexpr std::int64_t kMaxGpus = 16;
       if (count_text.empty() || count_text.find_first_not_of("0123456789") != std::string::npos ||
-          count_text.size() > 2)
+          count_text.size() > 2 || std::stoll(count_text) > kMaxGpus)
         doc.fail(pointer_append(labels_at, "nvidia.com/gpu.count"),
-                 "expected the node's GPU count (GPU feature discovery sets it), found " + found_text(count));
+                 "expected the node's GPU count (GPU feature discovery sets it), a whole number from 0 to " +
+                     std::to_string(kMaxGpus) + " (sharesim's nodes hold at most " + std::to_string(kMaxGpus) +
+                     " GPUs), found " + found_text(count));
       const std::int64_t label_gpus = std::stoll(count_text);
       if (label_gpus > 0) sharing = sharing_of(doc, labels, labels_at, plugin_, mig_);
       gpus = schedulable_gpus(doc, allocatable, alloc_at, label_gpus, sharing);

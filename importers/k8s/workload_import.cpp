@@ -223,13 +223,19 @@ class WorkloadImporter {
     return "";
   }
 
+  // replicas, parallelism and completions are int32 in the Kubernetes API (DeploymentSpec,
+  // StatefulSetSpec, ReplicaSetSpec, JobSpec; the training operator's ReplicaSpec), so the API
+  // server refuses a larger one.
   static std::int64_t count_at(const ManifestDocument& doc, const Json& object, const std::string& at, const char* key,
                                std::int64_t fallback, std::int64_t minimum) {
     if (!object.is_object() || !object.contains(key) || object[key].is_null()) return fallback;
-    if (!object[key].is_number_integer() || object[key].get<std::int64_t>() < minimum)
-      doc.fail(pointer_append(at, key),
-               "expected an integer >= " + std::to_string(minimum) + ", found " + found_text(object[key]));
-    return object[key].get<std::int64_t>();
+    constexpr std::int64_t kMaxInt32 = 2147483647;
+    const Json& value = object[key];
+    if (!value.is_number_integer() || value.get<std::int64_t>() < minimum || value.get<std::int64_t>() > kMaxInt32)
+      doc.fail(pointer_append(at, key), "expected an integer from " + std::to_string(minimum) + " to " +
+                                            std::to_string(kMaxInt32) + " (an int32 in the Kubernetes API), found " +
+                                            found_text(value));
+    return value.get<std::int64_t>();
   }
 
   void add_template(const ManifestDocument& doc, const Annotations& owner_annotations, const Json& spec,
@@ -373,8 +379,10 @@ class WorkloadImporter {
       doc.fail(at + "/schedulerName", "expected the default scheduler (sharesim simulates kube-scheduler), found " +
                                           found_text(spec["schedulerName"]));
     const Json containers = spec.value("containers", Json());
-    if (!containers.is_array() || containers.empty())
+    if (!containers.is_array())
       doc.fail(at + "/containers", "expected a list of containers, found " + found_text(containers));
+    // A pod has at least one container (Kubernetes API reference, PodSpec.containers).
+    if (containers.empty()) doc.fail(at + "/containers", "expected at least one container, found an empty list");
     PodResources pod;
     for (std::size_t c = 0; c < containers.size(); ++c) {
       pod.add(container_resources(doc, containers[c], pointer_append(at + "/containers", c)));

@@ -773,14 +773,14 @@ TEST(K8sImport, DurationsPastSimulatedTimeSaySo) {
   EXPECT_EQ(import_error(inputs_of(nodes, "", "", {bad})),
             bad + ": document 1, /metadata/annotations/sharesim.io~1arrival: expected a duration (\"90s\", \"2h\"), "
                   "found \"soon\"");
-  // A Job's pods run one after another: 9e12 rounds of 2h overflowed the nanoseconds.
+  // A Job's pods run one after another: 2e9 rounds of 2000d overflowed the nanoseconds.
   const std::string job = temp_file("job-long.yaml",
-                                    "kind: Job\nmetadata: {name: j}\nspec:\n  completions: 9000000000000\n"
-                                    "  template:\n    metadata: {annotations: {sharesim.io/duration: 2h}}\n"
+                                    "kind: Job\nmetadata: {name: j}\nspec:\n  completions: 2000000000\n"
+                                    "  template:\n    metadata: {annotations: {sharesim.io/duration: 2000d}}\n"
                                     "    spec: {containers: [{name: c}]}\n");
   EXPECT_EQ(import_error(inputs_of(nodes, "", "", {job})),
             job + ": document 1, /spec/template/metadata/annotations/sharesim.io~1duration: each pod of the Job runs "
-                  "9000000000000 pods of 2h one after another (ceil(completions / parallelism)): expected that to "
+                  "2000000000 pods of 2000d one after another (ceil(completions / parallelism)): expected that to "
                   "take at most about 292 years (simulated time is 2^63 ns), found more");
 }
 
@@ -800,6 +800,37 @@ TEST(K8sImport, PriorityClassesWithTheSameNameAreRefused) {
   EXPECT_EQ(import_error(inputs_of(data("two-nodes.json"), "", "", {one, list, pod})),
             list + ": document 1, /items/0/metadata/name: expected each PriorityClass once, found \"high\" again "
                    "(also " + one + ": document 1, /)");
+}
+
+TEST(K8sImport, MessagesStateTheRuleThatWasBroken) {
+  const std::string nodes = data("two-nodes.json");
+  // An empty containers list said "expected a list of containers, found a list".
+  const std::string empty = temp_file("no-containers.yaml", "kind: Pod\nmetadata: {name: p}\nspec: {containers: []}\n");
+  EXPECT_EQ(import_error(inputs_of(nodes, "", "", {empty})),
+            empty + ": document 1, /spec/containers: expected at least one container, found an empty list");
+  // replicas past int32 reached the memory budget ("1e+11 jobs of 1e+11 pods"); the API refuses it.
+  const std::string many = temp_file("replicas-big.yaml",
+                                     "kind: Deployment\nmetadata: {name: d}\nspec:\n  replicas: 99999999999\n"
+                                     "  template:\n    spec: {containers: [{name: c}]}\n");
+  EXPECT_EQ(import_error(inputs_of(nodes, "", "", {many})),
+            many + ": document 1, /spec/replicas: expected an integer from 0 to 2147483647 (an int32 in the "
+                   "Kubernetes API), found 99999999999");
+  // A node's cpu or memory of 0 said "expected a CPU quantity": it is one, and must be > 0.
+  const std::string no_cpu =
+      temp_file("cpu-zero.yaml", "kind: Node\nmetadata: {name: n}\nstatus: {allocatable: {cpu: \"0\", memory: 1Gi}}\n");
+  EXPECT_EQ(import_error(inputs_of(no_cpu)), no_cpu + ": document 1, /status/allocatable/cpu: expected a CPU quantity "
+                                                      "> 0 (\"64\", \"63500m\"), found \"0\"");
+  const std::string no_memory =
+      temp_file("memory-zero.yaml", "kind: Node\nmetadata: {name: n}\nstatus: {allocatable: {cpu: \"1\", memory: 0}}\n");
+  EXPECT_EQ(import_error(inputs_of(no_memory)),
+            no_memory + ": document 1, /status/allocatable/memory: expected a memory quantity > 0 (\"512Gi\", "
+                        "\"1056318284Ki\"), found 0");
+  // A GPU count label of 100 said "expected the node's GPU count" with no bound.
+  const std::string hundred = temp_file("count-100.yaml", node_yaml("n", "", "", "100"));
+  EXPECT_EQ(import_error(inputs_of(hundred)),
+            hundred + ": document 1, /metadata/labels/nvidia.com~1gpu.count: expected the node's GPU count (GPU "
+                      "feature discovery sets it), a whole number from 0 to 16 (sharesim's nodes hold at most 16 "
+                      "GPUs), found \"100\"");
 }
 
 }  // namespace
