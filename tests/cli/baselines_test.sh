@@ -22,7 +22,15 @@ junit_dir=""
 while [[ $# -gt 0 ]]; do
   case $1 in
     --update) update="--update" ;;
-    --junit-dir) junit_dir=$2; shift ;;
+    --junit-dir)
+      # Without its argument "$2" is unset, which set -u made exit 1 (a usage error is 2).
+      if [[ $# -lt 2 || -z $2 ]]; then
+        echo "--junit-dir: expected a directory, found none" >&2
+        exit 2
+      fi
+      junit_dir=$2
+      shift
+      ;;
     *) echo "unknown option: $1" >&2; exit 2 ;;
   esac
   shift
