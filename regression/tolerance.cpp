@@ -40,6 +40,35 @@ std::string Tolerance::text() const {
   return "";
 }
 
+std::optional<double> parse_plain_decimal(const std::string& text) {
+  // Digits, an optional fraction, an optional exponent: strtod alone would also take hex
+  // ("0x10"), leading spaces, "inf" and "nan".
+  std::size_t i = 0;
+  const auto digits = [&] {
+    const std::size_t start = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+    return i - start;
+  };
+  std::size_t mantissa = digits();
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    mantissa += digits();
+  }
+  if (mantissa == 0) return std::nullopt;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    if (digits() == 0) return std::nullopt;
+  }
+  if (i != text.size()) return std::nullopt;
+  const double value = std::strtod(text.c_str(), nullptr);
+  if (!std::isfinite(value)) return std::nullopt;
+  // "1e-400" underflows to 0: a tolerance of zero that the text did not ask for.
+  const bool nonzero_text = text.find_first_of("123456789") < text.find_first_of("eE");
+  if (value == 0 && nonzero_text) return std::nullopt;
+  return value;
+}
+
 ToleranceRule parse_tolerance_rule(const std::string& text, const std::string& option) {
   const std::size_t equals = text.rfind('=');
   const auto fail = [&](const std::string& found) {
@@ -52,12 +81,9 @@ ToleranceRule parse_tolerance_rule(const std::string& text, const std::string& o
   if (value == "exact") return rule;
   const bool percent = !value.empty() && value.back() == '%';
   if (percent) value.pop_back();
-  char* end = nullptr;
-  const double amount = value.empty() ? std::nan("") : std::strtod(value.c_str(), &end);
-  if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(amount) || amount < 0) {
-    fail("found \"" + text.substr(equals + 1) + "\"");
-  }
-  rule.tolerance = percent ? Tolerance::relative(amount / 100) : Tolerance::absolute(amount);
+  const std::optional<double> amount = parse_plain_decimal(value);
+  if (!amount) fail("found \"" + text.substr(equals + 1) + "\"");
+  rule.tolerance = percent ? Tolerance::relative(*amount / 100) : Tolerance::absolute(*amount);
   return rule;
 }
 

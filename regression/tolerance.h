@@ -29,6 +29,10 @@ struct ToleranceRule {
   Tolerance tolerance;
 };
 
+// A plain decimal >= 0 ("5", "0.5", ".5", "1e-3"): nullopt for anything else (hex, spaces,
+// a sign, inf, nan), for a value beyond a double and for nonzero text that underflows to 0.
+std::optional<double> parse_plain_decimal(const std::string& text);
+
 // Parses "PATH=5%" (relative), "PATH=0.5" (absolute, in the metric's unit) or "PATH=exact".
 // Throws InputError naming `option` (e.g. "--tol") and the text.
 ToleranceRule parse_tolerance_rule(const std::string& text, const std::string& option);
