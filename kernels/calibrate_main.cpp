@@ -92,6 +92,11 @@ int command_compare(CompareArgs& args) {
   for (const std::string& rule : args.tolerances) {
     args.options.tolerances.push_back(sharesim::parse_tolerance_rule(rule, "--tol"));
   }
+  // Every report path is checked before any is written: bad input leaves no report behind.
+  std::vector<std::pair<std::string, std::string>> reports;
+  if (args.junit) reports.emplace_back("--junit", *args.junit);
+  if (args.markdown) reports.emplace_back("--markdown", *args.markdown);
+  sharesim::require_report_paths(reports);
   const sharesim::CheckReport report = compare_profiles(args.fresh, args.reference, args.options);
   if (args.junit) sharesim::write_file_making_dirs("--junit", *args.junit, sharesim::format_report_junit(report));
   if (args.markdown) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iterator>
 #include <ostream>
 
@@ -12,6 +13,21 @@
 
 namespace sharesim {
 namespace {
+
+// `text` as a Markdown code span: fenced by one backtick more than its longest run of them
+// (CommonMark 6.1), padded with a space when it starts or ends with one; '|' escaped for the table.
+std::string markdown_code(const std::string& text) {
+  std::size_t longest = 0, run = 0;
+  for (const char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  const std::string fence(longest + 1, '`');
+  const bool pad = !text.empty() && (text.front() == '`' || text.back() == '`');
+  std::string body;
+  for (const char c : text) body += c == '|' ? std::string("\\|") : std::string(1, c);
+  return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
+}
 
 std::string markdown_cell(const std::string& text) {
   std::string out;
@@ -52,6 +68,34 @@ std::string verdict_line(const CheckReport& report) {
 }
 
 }  // namespace
+
+void require_report_paths(const std::vector<std::pair<std::string, std::string>>& reports) {
+  namespace fs = std::filesystem;
+  std::vector<std::pair<std::string, fs::path>> seen;  // option, the path as the file system resolves it
+  for (const auto& [option, path] : reports) {
+    if (path.empty()) throw InputError(option, "", "expected a file path, found an empty one");
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) throw InputError(path, "", "cannot write: it is a directory, not a file");
+    // The directories on the way are made when missing: the nearest one that exists must be one.
+    for (fs::path dir = fs::path(path).parent_path(); !dir.empty(); dir = dir.parent_path()) {
+      const fs::file_status status = fs::status(dir, ec);
+      if (fs::exists(status)) {
+        if (!fs::is_directory(status)) {
+          throw InputError(path, "", "cannot create its directory: " + dir.string() + " is a file, not a directory");
+        }
+        break;
+      }
+      if (dir == dir.parent_path()) break;
+    }
+    const fs::path resolved = fs::weakly_canonical(fs::absolute(path, ec), ec);
+    for (const auto& [other_option, other] : seen) {
+      if (!resolved.empty() && resolved == other) {
+        throw InputError(option, path, "expected a file of its own, found the file of " + other_option);
+      }
+    }
+    seen.emplace_back(option, resolved);
+  }
+}
 
 std::size_t CheckReport::failures() const {
   return static_cast<std::size_t>(
@@ -114,18 +158,19 @@ std::string format_report_text(const CheckReport& report) {
       name_width = std::max(name_width, r->name.size());
       value_width = std::max({value_width, r->baseline.size(), r->current.size()});
     }
+    // std::string, not a fixed buffer: a configuration label can be any length.
+    const auto left = [](const std::string& text, std::size_t width) {
+      return text + std::string(width > text.size() ? width - text.size() : 0, ' ');
+    };
+    const auto right = [](const std::string& text, std::size_t width) {
+      return std::string(width > text.size() ? width - text.size() : 0, ' ') + text;
+    };
     const auto line = [&](const std::string& name, const std::string& base, const std::string& cur,
                           const std::string& change, const std::string& tol, const std::string& p,
                           const std::string& status) {
-      char buffer[1024];
-      std::snprintf(buffer, sizeof buffer, "%-*s  %*s  %*s  %9s  %8s", static_cast<int>(name_width), name.c_str(),
-                    static_cast<int>(value_width), base.c_str(), static_cast<int>(value_width), cur.c_str(),
-                    change.c_str(), tol.c_str());
-      std::string text = buffer;
-      if (samples) {
-        std::snprintf(buffer, sizeof buffer, "  %8s", p.c_str());
-        text += buffer;
-      }
+      std::string text = left(name, name_width) + "  " + right(base, value_width) + "  " + right(cur, value_width) +
+                         "  " + right(change, 9) + "  " + right(tol, 8);
+      if (samples) text += "  " + right(p, 8);
       return text + "  " + status + "\n";
     };
     out += line("metric", "baseline", "run", "change", "tol", "p", "status");
@@ -147,7 +192,7 @@ std::string format_report_markdown(const CheckReport& report) {
   if (rows.empty()) return out;
   out += "| metric | baseline | run | change | tolerance | p | status |\n|---|---:|---:|---:|---:|---:|---|\n";
   for (const MetricRow* r : rows) {
-    out += "| `" + markdown_cell(r->name) + "` | " + markdown_cell(r->baseline) + " | " + markdown_cell(r->current) +
+    out += "| " + markdown_code(r->name) + " | " + markdown_cell(r->baseline) + " | " + markdown_cell(r->current) +
            " | " + r->change + " | " + r->tolerance + " | " + r->p_value + " | " +
            (r->failed() ? "**" + std::string(status_name(r->status)) + "**" : status_name(r->status)) + " |\n";
   }

@@ -4,6 +4,7 @@
 // test report (docs/ci.md). Shared by `sharesim check` and `sharesim-calibrate compare`.
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/metrics/output_set.h"
@@ -55,6 +56,11 @@ std::string format_report_markdown(const CheckReport& report);
 // <testsuites><testsuite name=suite tests=N failures=K><testcase name=metric> ... with a
 // <failure> per failed row.
 std::string format_report_junit(const CheckReport& report);
+
+// Checks every report file (option such as "--junit", path) before any is written, so that
+// bad input exits 2 with no report left behind: an empty path, a directory, a path below a
+// file, or two reports into one file is an InputError.
+void require_report_paths(const std::vector<std::pair<std::string, std::string>>& reports);
 
 
 }  // namespace sharesim
