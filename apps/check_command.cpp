@@ -1,11 +1,10 @@
 #include "apps/check_command.h"
 
 #include <CLI/CLI.hpp>
-#include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "regression/run_check.h"
@@ -37,13 +36,11 @@ std::shared_ptr<CheckCommand> add_check_command(CLI::App& app) {
                    "matches anything; later wins")
       ->allow_extra_args(false);
   // Not CLI::Range: its comparisons are false for NaN, and --alpha nan turned the test off.
+  // Plain decimals only (parse_plain_decimal): strtod took "0x0.1" and " 0.1".
   const CLI::Validator from_zero_to_one(
       [](std::string& text) -> std::string {
-        char* end = nullptr;
-        const double value = std::strtod(text.c_str(), &end);
-        if (end == text.c_str() || *end != '\0' || !(value >= 0 && value <= 1)) {
-          return "expected a number from 0 to 1, found " + text;
-        }
+        const std::optional<double> value = parse_plain_decimal(text);
+        if (!value || *value > 1) return "expected a number from 0 to 1, found " + text;
         return "";
       },
       "[0, 1]");
@@ -61,16 +58,24 @@ int run_check_command(const CheckCommand& command) {
   CheckOptions options;
   options.alpha = command.alpha;
   for (const std::string& rule : command.tolerances) options.tolerances.push_back(parse_tolerance_rule(rule, "--tol"));
-  if (command.update && !std::filesystem::exists(command.baseline_dir)) {
-    std::cout << "check: wrote " << update_baseline(command.run_dir, command.baseline_dir) << " (new baseline)\n";
-    return 0;
-  }
-  const CheckReport report = check_run(command.run_dir, command.baseline_dir, options);
+  // Every report path is checked before anything is read or written: bad input leaves no
+  // report behind.
+  std::vector<std::pair<std::string, std::string>> reports;
+  if (command.junit) reports.emplace_back("--junit", *command.junit);
+  if (command.markdown) reports.emplace_back("--markdown", *command.markdown);
+  require_report_paths(reports);
+  // --update into a new (absent or empty) baseline: the run is read and checked all the same,
+  // and the reports list its metrics as new.
+  const bool new_baseline = command.update && is_new_baseline(command.baseline_dir);
+  const CheckReport report = new_baseline ? check_new_baseline(command.run_dir, command.baseline_dir, options)
+                                          : check_run(command.run_dir, command.baseline_dir, options);
   if (command.junit) write_file_making_dirs("--junit", *command.junit, format_report_junit(report));
   if (command.markdown) write_file_making_dirs("--markdown", *command.markdown, format_report_markdown(report));
   std::cout << format_report_text(report);
   if (command.update) {
-    std::cout << "check: wrote " << update_baseline(command.run_dir, command.baseline_dir) << "\n";
+    for (const std::string& written : update_baseline(command.run_dir, command.baseline_dir)) {
+      std::cout << "check: wrote " << written << (new_baseline ? " (new baseline)" : "") << "\n";
+    }
     return 0;
   }
   return report.failures() > 0 ? 1 : 0;

@@ -2,10 +2,12 @@
 // `sharesim check`: compares a run's metrics with a baseline's (docs/ci.md). A run directory
 // holds summary.json; a replicated (sweep) directory holds runs.csv, one row per run with a
 // `seed` column and one column per metric, named by its dotted path in summary.json's
-// "metrics" (`jobs.completed` or `metrics.jobs.completed`); every other column (grid values,
-// variant) but `run_id` (sharesim sweep's id of the replicate) names the configuration the row
-// belongs to. Single runs are compared value by value
-// within tolerances; replicated runs per configuration and metric with Welch's t test.
+// "metrics" (`jobs.completed`, `metrics.jobs.completed` or `/metrics/jobs/completed`); every
+// other column (grid values, variant) but `run_id` (sharesim sweep's id of the replicate) names
+// the configuration the row belongs to. Which columns are metrics is read from the sweep's
+// aggregate.json (or sweep-plan.json) beside runs.csv, from the column names for a bare one.
+// Single runs are compared value by value within tolerances; replicated runs per
+// configuration and metric with Welch's t test.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -45,8 +47,17 @@ MetricList flatten_metrics(const nlohmann::json& metrics, const std::string& fil
 // one is a single run and the other replicated, or for a tolerance rule that matches no metric.
 CheckReport check_run(const std::string& run_dir, const std::string& baseline_dir, const CheckOptions& options);
 
-// --update: copies the run's summary.json (or runs.csv) into the baseline directory, creating
-// it; returns the path written.
-std::string update_baseline(const std::string& run_dir, const std::string& baseline_dir);
+// --update into a baseline directory that does not exist yet or is empty.
+bool is_new_baseline(const std::string& baseline_dir);
+// The report of --update into a new baseline: the run is read and checked as check_run reads
+// it (InputError for a malformed or empty one, or a --tol rule matching none of its metrics);
+// every metric is a row "added".
+CheckReport check_new_baseline(const std::string& run_dir, const std::string& baseline_dir,
+                               const CheckOptions& options);
+
+// --update: checks the run as check_run reads it, then copies its summary.json (or runs.csv
+// with the sweep's aggregate.json and sweep-plan.json, which say which columns are metrics)
+// into the baseline directory, creating it; returns the paths written.
+std::vector<std::string> update_baseline(const std::string& run_dir, const std::string& baseline_dir);
 
 }  // namespace sharesim

@@ -334,9 +334,236 @@ TEST_F(RunCheckTest, JUnitEscapesXml) {
 
 TEST_F(RunCheckTest, UpdateCopiesTheRunIntoTheBaseline) {
   const std::string run = summary("run", 9, 100.0, 0.5);
-  const std::string written = update_baseline(run, (root_ / "new-base").string());
-  EXPECT_EQ(written, (root_ / "new-base" / "summary.json").string());
+  const std::vector<std::string> written = update_baseline(run, (root_ / "new-base").string());
+  ASSERT_EQ(written.size(), 1u);
+  EXPECT_EQ(written[0], (root_ / "new-base" / "summary.json").string());
   EXPECT_EQ(check_run(run, (root_ / "new-base").string(), {}).moved(), 0u);
+}
+
+// Audit of 2026-11-29: the defects below each passed a check that should have failed or exited 2.
+
+// The message of the InputError that `call` throws ("" when it throws none).
+template <typename Call>
+std::string input_error(const Call& call) {
+  try {
+    call();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A sweep over cost.gpu_hour (a scenario key that looks like a metric path): sharesim sweep's
+// aggregate.json lists the metrics, so the grid column is configuration, and a doubled total
+// cost at one grid point is a regression there (it was a metric "cost.gpu_hour", the two grid
+// points pooled into one sample, and the doubled cost passed).
+TEST_F(RunCheckTest, AGridOverACostKeyIsConfigurationAsTheSweepSays) {
+  const auto sweep = [&](const std::string& dir, double factor) {
+    std::string text = "cost.gpu_hour,variant,seed,metrics.cost.total,run_id\n";
+    for (int point = 1; point <= 2; ++point) {
+      for (int seed = 1; seed <= 4; ++seed) {
+        const double total = (point == 2 ? factor : 1.0) * (100.0 * point + seed);
+        text += std::to_string(point) + ",," + std::to_string(seed) + "," + std::to_string(total) + ",id" +
+                std::to_string(point * 10 + seed) + "\n";
+      }
+    }
+    write(dir, "aggregate.json", R"({"metrics": ["metrics.cost.total"], "groups": []})");
+    return write(dir, "runs.csv", text);
+  };
+  const CheckReport report = check_run(sweep("cost-run", 2.0), sweep("cost-base", 1.0), {});
+  ASSERT_EQ(report.rows.size(), 2u);
+  EXPECT_EQ(row(report, "cost.total [cost.gpu_hour=1, variant=]").status, MetricRow::Status::same);
+  EXPECT_EQ(row(report, "cost.total [cost.gpu_hour=2, variant=]").status, MetricRow::Status::regressed);
+  // Without the sweep's list the name cannot tell: refused, not guessed.
+  fs::remove(root_ / "cost-base" / "aggregate.json");
+  const std::string message = input_error([&] { check_run(sweep("cost-run", 2.0), root_ / "cost-base", {}); });
+  EXPECT_NE(message.find("runs.csv: line 1, column cost.gpu_hour: expected a column that is either a metric or a "
+                         "configuration"),
+            std::string::npos)
+      << message;
+}
+
+// Sweep metrics written as a JSON pointer or as metrics_window.* (docs/sweeps.md) are metrics:
+// a rerun with other seeds compares them (they were configuration: every row MISSING or added,
+// and a 30% longer JCT never tested).
+TEST_F(RunCheckTest, SweepMetricsSpeltAsPointersAreMetrics) {
+  const auto sweep = [&](const std::string& dir, int first_seed, double jct_shift) {
+    std::string text = "variant,seed,/metrics/jobs/jct_s/mean,metrics_window.end_s,run_id\n";
+    const double noise[] = {0.0, 1.5, -2.0, 0.8};
+    for (int i = 0; i < 4; ++i) {
+      text += "mps," + std::to_string(first_seed + i) + "," + std::to_string(100 + 3 * noise[i] + jct_shift) +
+              ",604800,r" + std::to_string(first_seed + i) + "\n";
+    }
+    write(dir, "sweep-plan.json",
+          R"({"point_paths": [], "metrics": ["/metrics/jobs/jct_s/mean", "metrics_window.end_s"], "runs": []})");
+    return write(dir, "runs.csv", text);
+  };
+  const std::string base = sweep("ptr-base", 1, 0);
+  const CheckReport rerun = check_run(sweep("ptr-rerun", 5, 0.5), base, {});
+  ASSERT_EQ(rerun.rows.size(), 2u);
+  EXPECT_EQ(row(rerun, "jobs.jct_s.mean [variant=mps]").status, MetricRow::Status::within);
+  EXPECT_EQ(row(rerun, "metrics_window.end_s [variant=mps]").status, MetricRow::Status::same);
+  EXPECT_EQ(rerun.failures(), 0u);
+  const CheckReport slower = check_run(sweep("ptr-slower", 5, 30), base, {});
+  EXPECT_EQ(row(slower, "jobs.jct_s.mean [variant=mps]").status, MetricRow::Status::regressed);
+  // A listed metric that runs.csv lacks is located in the list.
+  write("ptr-bad", "runs.csv", "seed,metrics.jobs.completed\n1,4\n");
+  write("ptr-bad", "aggregate.json", R"({"metrics": ["metrics.jobs.complete"]})");
+  const std::string message = input_error([&] { check_run(root_ / "ptr-bad", root_ / "ptr-bad", {}); });
+  EXPECT_NE(message.find("aggregate.json: /metrics/0: expected a column of"), std::string::npos) << message;
+}
+
+// A bare runs.csv: a JSON pointer under /metrics is a metric, and names the same metric as its
+// dotted spelling.
+TEST_F(RunCheckTest, ABareRunsCsvTakesPointerColumnsAsMetrics) {
+  const std::string base = write("bare-base", "runs.csv", "seed,/metrics/jobs/completed\n1,4\n2,5\n");
+  const CheckReport report =
+      check_run(write("bare-run", "runs.csv", "seed,metrics.jobs.completed\n1,4\n2,5\n"), base, {});
+  ASSERT_EQ(report.rows.size(), 1u);
+  EXPECT_EQ(report.rows[0].name, "jobs.completed");
+  EXPECT_EQ(report.rows[0].status, MetricRow::Status::same);
+  const std::string twice = input_error([&] {
+    check_run(write("bare-twice", "runs.csv", "seed,jobs.completed,/metrics/jobs/completed\n1,4,4\n"), base, {});
+  });
+  EXPECT_NE(twice.find("expected one column per metric"), std::string::npos) << twice;
+}
+
+// --update into a new baseline reads the run as a check does (it copied anything).
+TEST_F(RunCheckTest, UpdateIntoANewBaselineChecksTheRun) {
+  const std::string new_base = (root_ / "fresh-base").string();
+  const std::string boolean = summary("bool", 10, 100.0, 0.5, R"(, "sim": {"done": true})");
+  EXPECT_NE(input_error([&] { check_new_baseline(boolean, new_base, {}); }).find("/metrics/sim/done"),
+            std::string::npos);
+  EXPECT_NE(input_error([&] { update_baseline(boolean, new_base); }).find("/metrics/sim/done"), std::string::npos);
+  const std::string nan_cell = write("nancell", "runs.csv", "seed,jobs.jct_s.mean\n1,nan\n");
+  EXPECT_NE(input_error([&] { update_baseline(nan_cell, new_base); }).find("line 2, column jobs.jct_s.mean"),
+            std::string::npos);
+  CheckOptions unknown;
+  unknown.tolerances = {parse_tolerance_rule("nosuch=5%", "--tol")};
+  EXPECT_NE(input_error([&] {
+              check_new_baseline(summary("good", 10, 100.0, 0.5), new_base, unknown);
+            }).find("--tol: nosuch"),
+            std::string::npos);
+  EXPECT_FALSE(fs::exists(new_base));
+  const CheckReport report = check_new_baseline(summary("good", 10, 100.0, 0.5), new_base, {});
+  EXPECT_EQ(report.rows.size(), 5u);
+  for (const MetricRow& r : report.rows) EXPECT_EQ(r.status, MetricRow::Status::added) << r.name;
+  EXPECT_EQ(report.failures(), 0u);
+}
+
+// An existing but empty directory is a new baseline, as one that does not exist (it was
+// refused: "expected a run directory ... found neither").
+TEST_F(RunCheckTest, AnEmptyDirectoryIsANewBaseline) {
+  fs::create_directories(root_ / "empty-base");
+  EXPECT_TRUE(is_new_baseline((root_ / "empty-base").string()));
+  EXPECT_TRUE(is_new_baseline((root_ / "absent-base").string()));
+  EXPECT_FALSE(is_new_baseline(summary("full", 10, 100.0, 0.5)));
+}
+
+// --update of a sweep copies the sweep's metric list with runs.csv, so that the baseline's
+// columns are classified as the run's.
+TEST_F(RunCheckTest, UpdateCopiesTheSweepsMetricList) {
+  const std::string run = write("list-run", "runs.csv", "cost.gpu_hour,seed,metrics.cost.total\n1,1,10\n");
+  write("list-run", "aggregate.json", R"({"metrics": ["metrics.cost.total"]})");
+  const std::vector<std::string> written = update_baseline(run, (root_ / "list-base").string());
+  ASSERT_EQ(written.size(), 2u);
+  EXPECT_TRUE(fs::exists(root_ / "list-base" / "aggregate.json"));
+  EXPECT_EQ(check_run(run, (root_ / "list-base").string(), {}).moved(), 0u);
+}
+
+// An empty baseline passed every check.
+TEST_F(RunCheckTest, ABaselineWithoutMetricsIsBadInput) {
+  const std::string run = summary("run", 10, 100.0, 0.5);
+  const std::string empty = write("empty", "summary.json", R"({"metrics": {}})");
+  const std::string message = input_error([&] { check_run(run, empty, {}); });
+  EXPECT_NE(message.find(empty + "/summary.json: /metrics: expected at least one metric"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("found none"), std::string::npos) << message;
+  const std::string base = write("sweep-base", "runs.csv", runs_csv(0));
+  for (const std::string& text : {std::string("seed,jobs.completed\n"), std::string("seed,jobs.completed\n1,\n2,\n")}) {
+    const std::string dir = write("empty-sweep", "runs.csv", text);
+    const std::string e = input_error([&] { check_run(base, dir, {}); });
+    EXPECT_NE(e.find(dir + "/runs.csv: expected at least one metric value"), std::string::npos) << e;
+  }
+}
+
+// The same seed three times in one configuration counted as three replicates.
+TEST_F(RunCheckTest, ARepeatedSeedIsBadInput) {
+  const std::string base = write("sweep-base", "runs.csv", runs_csv(0));
+  const std::string dir =
+      write("repeated", "runs.csv", "policy,seed,jobs.completed\nmps,1,4\nmig,1,4\nmps,1,4\nmps,1,4\n");
+  const std::string message = input_error([&] { check_run(dir, base, {}); });
+  EXPECT_NE(message.find("runs.csv: line 4, column seed: expected each seed once per configuration, found seed 1 "
+                         "again (first on line 2)"),
+            std::string::npos)
+      << message;
+}
+
+// Invalid UTF-8 in runs.csv made the JUnit report ill-formed XML: refused where it is.
+TEST_F(RunCheckTest, InvalidUtf8InRunsCsvIsBadInput) {
+  const std::string base = write("sweep-base", "runs.csv", runs_csv(0));
+  const std::string cell = write("latin1", "runs.csv", "variant,seed,jobs.completed\n\xe9t\xe9,1,4\n");
+  const std::string message = input_error([&] { check_run(cell, base, {}); });
+  EXPECT_NE(message.find("line 2, column variant: expected UTF-8 text, found the byte 0xE9"), std::string::npos)
+      << message;
+  const std::string header = write("latin1-head", "runs.csv", "vari\xe9nt,seed,jobs.completed\nx,1,4\n");
+  EXPECT_NE(input_error([&] { check_run(header, base, {}); }).find("line 1: expected UTF-8 text"), std::string::npos);
+  // Valid UTF-8 passes, and the name reaches the report as it is.
+  const std::string utf8 = write("utf8", "runs.csv", "variant,seed,jobs.completed\n\xc3\xa9t\xc3\xa9,1,4\n");
+  EXPECT_EQ(check_run(utf8, utf8, {}).rows[0].name, "jobs.completed [variant=\xc3\xa9t\xc3\xa9]");
+  // summary.json is JSON: its parser refuses invalid UTF-8 itself.
+  const std::string json = write("latin1-json", "summary.json", "{\"metrics\": {\"\xe9t\xe9\": 1}}");
+  EXPECT_FALSE(input_error([&] { check_run(json, json, {}); }).empty());
+}
+
+// The messages the audit found wanting.
+TEST_F(RunCheckTest, MessagesSayWhatWasExpectedAndFound) {
+  const std::string base = write("sweep-base", "runs.csv", runs_csv(0));
+  for (const char* cell : {"inf", "nan", "1e400"}) {
+    const std::string dir = write("cell", "runs.csv", std::string("seed,jobs.completed\n1,") + cell + "\n");
+    const std::string message = input_error([&] { check_run(dir, base, {}); });
+    EXPECT_NE(message.find("expected a finite number (or an empty cell: not applicable), found \"" + std::string(cell) +
+                           "\""),
+              std::string::npos)
+        << message;
+  }
+  const std::string run = summary("run", 10, 100.0, 0.5);
+  const std::string file = write("afile", "plain", "x") + "/plain";
+  EXPECT_NE(input_error([&] {
+              check_run(run, file, {});
+            }).find(file + ": expected a directory (a run's or a sweep's), found a file"),
+            std::string::npos);
+  const std::string no_metrics = write("nometrics", "summary.json", R"({"seed": 1})");
+  EXPECT_NE(input_error([&] { check_run(run, no_metrics, {}); })
+                .find("/metrics: expected an object of run metrics "
+                      "(a sharesim run's summary.json), found no \"metrics\""),
+            std::string::npos);
+  const std::string array = write("arraymetrics", "summary.json", R"({"metrics": [1]})");
+  EXPECT_NE(input_error([&] { check_run(run, array, {}); }).find("found an array"), std::string::npos);
+}
+
+// Identical samples in another row order are the same sample.
+TEST_F(RunCheckTest, SamplesInAnotherOrderAreTheSame) {
+  const std::string base = write("order-base", "runs.csv", "seed,jobs.jct_s.mean\n1,10.5\n2,12.5\n3,11\n");
+  const std::string run = write("order-run", "runs.csv", "seed,jobs.jct_s.mean\n3,11\n1,10.5\n2,12.5\n");
+  const CheckReport report = check_run(run, base, {});
+  ASSERT_EQ(report.rows.size(), 1u);
+  EXPECT_EQ(report.rows[0].status, MetricRow::Status::same);
+  EXPECT_EQ(report.moved(), 0u);
+}
+
+// The note of another seed names its JSON pointer and both values, as docs/ci.md says.
+TEST_F(RunCheckTest, ADifferentSeedIsANoteWithItsPointerAndValues) {
+  const std::string base = summary("base", 10, 100.0, 0.5);
+  std::string run = summary("run", 10, 100.0, 0.5);
+  std::ifstream in(fs::path(run) / "summary.json");
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  text.replace(text.find("\"seed\": 1"), 9, "\"seed\": 8");
+  std::ofstream(fs::path(run) / "summary.json") << text;
+  const CheckReport report = check_run(run, base, {});
+  ASSERT_EQ(report.notes.size(), 1u);
+  EXPECT_EQ(report.notes[0],
+            "the run's seed differs from the baseline's (first at /seed: 1 in the baseline, 8 in the run)");
 }
 
 }  // namespace
