@@ -207,9 +207,9 @@ class SchedulerConfigReader {
                                        "its model (docs/kubernetes.md)");
       }
       // kube-scheduler refuses a plugin enabled twice at one extension point ("already
-      // registered"); of two weights, neither may silently win.
+      // registered"); of two weights, neither may silently win. Disabling twice loses nothing.
       const auto [first, inserted] = seen.try_emplace(text, doc_.place(where));
-      if (!inserted)
+      if (!inserted && key == "enabled")
         doc_.fail(where + "/name", "expected each plugin once in " + quote(key) + ", found " + quote(text) +
                                        " again (also " + first->second + ")");
       visit(text, list[i], where);

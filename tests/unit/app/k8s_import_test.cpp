@@ -691,6 +691,11 @@ TEST(K8sImport, SchedulerConfigDuplicatesAreRefused) {
                 "sc-dup-enabled.yaml: document 1, /profiles/0/plugins/score/enabled/1/name: expected each plugin once "
                 "in \"enabled\", found \"NodeResourcesFit\" again (also document 1, "
                 "/profiles/0/plugins/score/enabled/0)");
+  // Disabling a plugin twice loses nothing, as kube-scheduler accepts it.
+  EXPECT_EQ(scheduler_config_error("sc-dup-disabled.yaml",
+                                   "profiles: [{plugins: {score: {disabled: [{name: ImageLocality}, "
+                                   "{name: ImageLocality}]}}}]\n"),
+            "no error");
   // A scoring resource twice: named in the scheduler config, not the scenario never written.
   EXPECT_EQ(scheduler_config_error("sc-dup-resource.yaml",
                                    "profiles: [{pluginConfig: [{name: NodeResourcesFit, args: {scoringStrategy: "
