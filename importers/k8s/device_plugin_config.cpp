@@ -87,7 +87,8 @@ PluginConfig read_plugin_config(const ManifestDocument& doc, std::string name) {
   if (body.contains("resources") && !body["resources"].is_null() && body["resources"] != Json::object())
     doc.fail("/resources",
              "renaming the advertised resources is not modelled: sharesim's GPUs are advertised under the "
-             "plugin's default names; expected no \"resources\" (or {}), found " + found_text(body["resources"]));
+             "plugin's default names; expected no \"resources\" (or {}), found " +
+                 found_text(body["resources"]));
   if (body.contains("sharing")) read_sharing(doc, body["sharing"], "/sharing", config);
   return config;
 }

@@ -184,7 +184,8 @@ class NodeImporter {
       doc.fail(alloc_at + "/memory",
                quantity_problem(memory, memory_value, "a memory quantity (\"512Gi\", \"1056318284Ki\")", "MiB"));
     if (*memory.count < 1)
-      doc.fail(alloc_at + "/memory", "expected a memory quantity > 0 (\"512Gi\", \"1056318284Ki\"), found " + found_text(memory_value));
+      doc.fail(alloc_at + "/memory",
+               "expected a memory quantity > 0 (\"512Gi\", \"1056318284Ki\"), found " + found_text(memory_value));
 
     Json pool = Json::object();
     std::int64_t gpus = 0;

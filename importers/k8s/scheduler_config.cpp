@@ -58,8 +58,7 @@ const std::vector<std::string> kConfigKeys = {"apiVersion",
                                               "profiles",
                                               "extenders"};
 // KubeSchedulerProfile, Plugins (the extension points), PluginSet, Plugin, PluginConfig.
-const std::vector<std::string> kProfileKeys = {"schedulerName", "percentageOfNodesToScore", "plugins",
-                                               "pluginConfig"};
+const std::vector<std::string> kProfileKeys = {"schedulerName", "percentageOfNodesToScore", "plugins", "pluginConfig"};
 const std::vector<std::string> kExtensionPoints = {"preEnqueue", "queueSort", "preFilter", "filter", "postFilter",
                                                    "preScore",   "score",     "reserve",   "permit", "preBind",
                                                    "bind",       "postBind",  "multiPoint"};
@@ -164,8 +163,10 @@ class SchedulerConfigReader {
         doc_.fail(where + "/name", "expected a plugin name, found " + found_text(name));
       const auto [first, inserted] = seen.try_emplace(name.get<std::string>(), doc_.place(where));
       if (!inserted)
-        doc_.fail(where + "/name", "expected one pluginConfig entry per plugin (kube-scheduler refuses a duplicate), "
-                                   "found " + found_text(name) + " again (also " + first->second + ")");
+        doc_.fail(where + "/name",
+                  "expected one pluginConfig entry per plugin (kube-scheduler refuses a duplicate), "
+                  "found " +
+                      found_text(name) + " again (also " + first->second + ")");
       const Json args = object_at(plugin_config[i], where, "args");
       Json fields = Json::object();
       if (name == Json("NodeResourcesFit")) read_fit_args(args, where + "/args", fields);
@@ -233,8 +234,10 @@ class SchedulerConfigReader {
     // Ignored resources pass NodeResourcesFit's filter whatever the node has: not modelled.
     for (const char* key : {"ignoredResources", "ignoredResourceGroups"}) {
       if (args.contains(key) && !args[key].is_null() && args[key] != Json::array())
-        doc_.fail(pointer_append(at, key), "ignoring resources in NodeResourcesFit's filter is not modelled; "
-                                           "expected none, found " + found_text(args[key]));
+        doc_.fail(pointer_append(at, key),
+                  "ignoring resources in NodeResourcesFit's filter is not modelled; "
+                  "expected none, found " +
+                      found_text(args[key]));
     }
     const Json strategy = object_at(args, at, "scoringStrategy");
     const std::string strategy_at = at + "/scoringStrategy";
@@ -289,8 +292,8 @@ class SchedulerConfigReader {
       // scheduler config's terms, rather than at the scenario that is never written.
       const auto [first, inserted] = seen.try_emplace(name.get<std::string>(), doc_.place(where));
       if (!inserted)
-        doc_.fail(where + "/name", "expected each resource once, found " + found_text(name) + " again (also " +
-                                       first->second + ")");
+        doc_.fail(where + "/name",
+                  "expected each resource once, found " + found_text(name) + " again (also " + first->second + ")");
       const std::int64_t weight =
           list[i].contains("weight") ? integer_in(list[i], where, "weight", 1, 100) : std::int64_t{1};
       resources.push_back({{"name", name}, {"weight", weight}});

@@ -80,10 +80,9 @@ struct PodResources {
 };
 
 // The annotations that give what a manifest does not (docs/kubernetes.md "Annotations").
-const std::vector<std::string> kSharesimAnnotations = {"sharesim.io/duration", "sharesim.io/arrival",
-                                                       "sharesim.io/kind",     "sharesim.io/profile",
-                                                       "sharesim.io/sm",       "sharesim.io/bw",
-                                                       "sharesim.io/mem-mib"};
+const std::vector<std::string> kSharesimAnnotations = {
+    "sharesim.io/duration", "sharesim.io/arrival", "sharesim.io/kind",   "sharesim.io/profile",
+    "sharesim.io/sm",       "sharesim.io/bw",      "sharesim.io/mem-mib"};
 
 // A sharesim.io/ annotation's value as text and where it was written.
 struct Annotation {
@@ -353,9 +352,7 @@ class WorkloadImporter {
     return found == annotations.end() ? "" : found->second.text;
   }
   // Where the annotation was written (read only when it was given).
-  static std::string annotation_at(const Annotations& annotations, const char* key) {
-    return annotations.at(key).at;
-  }
+  static std::string annotation_at(const Annotations& annotations, const char* key) { return annotations.at(key).at; }
 
   // A duration annotation's time: a duration (docs/scenario.md "Durations") that simulated time holds.
   static SimTime duration_of(const ManifestDocument& doc, const Annotations& annotations, const char* key) {

@@ -625,8 +625,10 @@ TEST(K8sImport, YamlMergeKeysAreExpanded) {
 // apiVersion and kind are `body`.
 std::string scheduler_config_error(const std::string& name, const std::string& body) {
   K8sImportInputs inputs = inputs_of(data("two-nodes.json"));
-  inputs.scheduler_config = temp_file(name, "apiVersion: kubescheduler.config.k8s.io/v1\n"
-                                            "kind: KubeSchedulerConfiguration\n" + body);
+  inputs.scheduler_config = temp_file(name,
+                                      "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                                      "kind: KubeSchedulerConfiguration\n" +
+                                          body);
   return import_error(inputs);
 }
 
@@ -641,8 +643,10 @@ TEST(K8sImport, SchedulerConfigUnknownKeysAreRefused) {
                 "\"delayCacheUntilActive\", \"profiles\", \"extenders\", found unknown key \"profils\"; did you "
                 "mean \"profiles\"?");
   // A misspelt extension point would lose the disable.
-  const std::string scor = scheduler_config_error("sc-scor.yaml", "profiles: [{plugins: {scor: {disabled: [{name: \"*\"}]}}}]\n");
-  EXPECT_NE(scor.find("sc-scor.yaml: document 1, /profiles/0/plugins/scor: expected one of \"preEnqueue\", "), std::string::npos)
+  const std::string scor =
+      scheduler_config_error("sc-scor.yaml", "profiles: [{plugins: {scor: {disabled: [{name: \"*\"}]}}}]\n");
+  EXPECT_NE(scor.find("sc-scor.yaml: document 1, /profiles/0/plugins/scor: expected one of \"preEnqueue\", "),
+            std::string::npos)
       << scor;
   EXPECT_NE(scor.find("found unknown key \"scor\"; did you mean \"score\"?"), std::string::npos) << scor;
   // Every level read: the profile, a plugin set, a plugin, pluginConfig and the Fit args.
@@ -668,8 +672,9 @@ TEST(K8sImport, SchedulerConfigUnknownKeysAreRefused) {
                                    "MostAllocated}}}]}]\n"),
             "no error");
   EXPECT_EQ(scheduler_config_error("sc-extenders.yaml", "extenders: [{urlPrefix: \"http://x\"}]\n"),
-            file + "sc-extenders.yaml: document 1, /extenders: scheduler extenders are not modelled; expected none, "
-                   "found a list");
+            file +
+                "sc-extenders.yaml: document 1, /extenders: scheduler extenders are not modelled; expected none, "
+                "found a list");
 }
 
 TEST(K8sImport, SchedulerConfigDuplicatesAreRefused) {
@@ -711,21 +716,24 @@ TEST(K8sImport, DevicePluginConfigUnknownTopLevelKeysAreRefused) {
   // A misspelt "sharing" imported the GPUs unshared (exclusive), silently.
   const std::string typo = temp_file("dp-sharng.yaml", "version: v1\nsharng:\n  timeSlicing: {}\n");
   EXPECT_EQ(import_error(inputs_of(nodes, typo)),
-            typo + ": document 1, /sharng: expected one of \"version\", \"flags\", \"resources\", \"sharing\", "
-                   "\"imex\", found unknown key \"sharng\"; did you mean \"sharing\"?");
+            typo +
+                ": document 1, /sharng: expected one of \"version\", \"flags\", \"resources\", \"sharing\", "
+                "\"imex\", found unknown key \"sharng\"; did you mean \"sharing\"?");
   // Inside a ConfigMap's data entry, the place is the entry's.
-  const std::string map = temp_file("dp-sharng-map.yaml",
-                                    "kind: ConfigMap\ndata:\n  a: |-\n    version: v1\n    flgs: {}\n");
+  const std::string map =
+      temp_file("dp-sharng-map.yaml", "kind: ConfigMap\ndata:\n  a: |-\n    version: v1\n    flgs: {}\n");
   EXPECT_EQ(import_error(inputs_of(nodes, map)),
-            map + ": document 1, /data/a/flgs: expected one of \"version\", \"flags\", \"resources\", "
-                  "\"sharing\", \"imex\", found unknown key \"flgs\"; did you mean \"flags\"?");
+            map +
+                ": document 1, /data/a/flgs: expected one of \"version\", \"flags\", \"resources\", "
+                "\"sharing\", \"imex\", found unknown key \"flgs\"; did you mean \"flags\"?");
   // Renaming the advertised resources is not modelled; IMEX channels change no scheduling.
-  const std::string renamed = temp_file("dp-resources.yaml",
-                                        "version: v1\nresources:\n  gpus: [{pattern: \"*A100*\", name: a100}]\n");
+  const std::string renamed =
+      temp_file("dp-resources.yaml", "version: v1\nresources:\n  gpus: [{pattern: \"*A100*\", name: a100}]\n");
   EXPECT_EQ(import_error(inputs_of(nodes, renamed)),
-            renamed + ": document 1, /resources: renaming the advertised resources is not modelled: sharesim's GPUs "
-                      "are advertised under the plugin's default names; expected no \"resources\" (or {}), found an "
-                      "object");
+            renamed +
+                ": document 1, /resources: renaming the advertised resources is not modelled: sharesim's GPUs "
+                "are advertised under the plugin's default names; expected no \"resources\" (or {}), found an "
+                "object");
   const std::string imex = temp_file("dp-imex.yaml", "version: v1\nimex: {channelIDs: [0]}\n");
   EXPECT_EQ(import_error(inputs_of(nodes, imex)), "no error");
 }
@@ -748,8 +756,9 @@ TEST(K8sImport, UnknownSharesimAnnotationsAreRefused) {
                                             "    metadata: {annotations: {sharesim.io/kind: serving}}\n"
                                             "    spec: {containers: [{name: c}]}\n");
   EXPECT_EQ(import_error(inputs_of(nodes, "", "", {in_template})),
-            in_template + ": document 1, /spec/template/metadata/annotations/sharesim.io~1kind: expected "
-                          "\"training\" or \"batch\", found \"serving\"");
+            in_template +
+                ": document 1, /spec/template/metadata/annotations/sharesim.io~1kind: expected "
+                "\"training\" or \"batch\", found \"serving\"");
   // Other tools' annotations are theirs; annotations that are not a mapping are refused.
   const std::string other = temp_file("ann-other.yaml",
                                       "kind: Pod\nmetadata: {name: p, annotations: {example.com/x: \"1\"}}\n"
@@ -765,28 +774,32 @@ TEST(K8sImport, UnknownSharesimAnnotationsAreRefused) {
 TEST(K8sImport, DurationsPastSimulatedTimeSaySo) {
   const std::string nodes = data("two-nodes.json");
   // "expected a duration" for a well-formed duration: it is too long.
-  const std::string pod = temp_file("ann-long.yaml",
-                                    "kind: Pod\nmetadata: {name: p, annotations: {sharesim.io/duration: \"1000000d\"}}\n"
-                                    "spec: {containers: [{name: c}]}\n");
+  const std::string pod =
+      temp_file("ann-long.yaml",
+                "kind: Pod\nmetadata: {name: p, annotations: {sharesim.io/duration: \"1000000d\"}}\n"
+                "spec: {containers: [{name: c}]}\n");
   EXPECT_EQ(import_error(inputs_of(nodes, "", "", {pod})),
-            pod + ": document 1, /metadata/annotations/sharesim.io~1duration: expected a duration of at most about "
-                  "292 years (simulated time is 2^63 ns), found \"1000000d\", too long");
+            pod +
+                ": document 1, /metadata/annotations/sharesim.io~1duration: expected a duration of at most about "
+                "292 years (simulated time is 2^63 ns), found \"1000000d\", too long");
   // A malformed one still says what a duration is.
   const std::string bad = temp_file("ann-bad.yaml",
                                     "kind: Pod\nmetadata: {name: p, annotations: {sharesim.io/arrival: \"soon\"}}\n"
                                     "spec: {containers: [{name: c}]}\n");
   EXPECT_EQ(import_error(inputs_of(nodes, "", "", {bad})),
-            bad + ": document 1, /metadata/annotations/sharesim.io~1arrival: expected a duration (\"90s\", \"2h\"), "
-                  "found \"soon\"");
+            bad +
+                ": document 1, /metadata/annotations/sharesim.io~1arrival: expected a duration (\"90s\", \"2h\"), "
+                "found \"soon\"");
   // A Job's pods run one after another: 2e9 rounds of 2000d overflowed the nanoseconds.
   const std::string job = temp_file("job-long.yaml",
                                     "kind: Job\nmetadata: {name: j}\nspec:\n  completions: 2000000000\n"
                                     "  template:\n    metadata: {annotations: {sharesim.io/duration: 2000d}}\n"
                                     "    spec: {containers: [{name: c}]}\n");
   EXPECT_EQ(import_error(inputs_of(nodes, "", "", {job})),
-            job + ": document 1, /spec/template/metadata/annotations/sharesim.io~1duration: each pod of the Job runs "
-                  "2000000000 pods of 2000d one after another (ceil(completions / parallelism)): expected that to "
-                  "take at most about 292 years (simulated time is 2^63 ns), found more");
+            job +
+                ": document 1, /spec/template/metadata/annotations/sharesim.io~1duration: each pod of the Job runs "
+                "2000000000 pods of 2000d one after another (ceil(completions / parallelism)): expected that to "
+                "take at most about 292 years (simulated time is 2^63 ns), found more");
 }
 
 TEST(K8sImport, PriorityClassesWithTheSameNameAreRefused) {
@@ -803,8 +816,10 @@ TEST(K8sImport, PriorityClassesWithTheSameNameAreRefused) {
   const std::string list = temp_file("pc-list.json", R"({"kind": "List", "items": [
       {"kind": "PriorityClass", "metadata": {"name": "high"}, "value": 20}]})");
   EXPECT_EQ(import_error(inputs_of(data("two-nodes.json"), "", "", {one, list, pod})),
-            list + ": document 1, /items/0/metadata/name: expected each PriorityClass once, found \"high\" again "
-                   "(also " + one + ": document 1, /)");
+            list +
+                ": document 1, /items/0/metadata/name: expected each PriorityClass once, found \"high\" again "
+                "(also " +
+                one + ": document 1, /)");
 }
 
 TEST(K8sImport, MessagesStateTheRuleThatWasBroken) {
@@ -818,24 +833,28 @@ TEST(K8sImport, MessagesStateTheRuleThatWasBroken) {
                                      "kind: Deployment\nmetadata: {name: d}\nspec:\n  replicas: 99999999999\n"
                                      "  template:\n    spec: {containers: [{name: c}]}\n");
   EXPECT_EQ(import_error(inputs_of(nodes, "", "", {many})),
-            many + ": document 1, /spec/replicas: expected an integer from 0 to 2147483647 (an int32 in the "
-                   "Kubernetes API), found 99999999999");
+            many +
+                ": document 1, /spec/replicas: expected an integer from 0 to 2147483647 (an int32 in the "
+                "Kubernetes API), found 99999999999");
   // A node's cpu or memory of 0 said "expected a CPU quantity": it is one, and must be > 0.
   const std::string no_cpu =
       temp_file("cpu-zero.yaml", "kind: Node\nmetadata: {name: n}\nstatus: {allocatable: {cpu: \"0\", memory: 1Gi}}\n");
-  EXPECT_EQ(import_error(inputs_of(no_cpu)), no_cpu + ": document 1, /status/allocatable/cpu: expected a CPU quantity "
-                                                      "> 0 (\"64\", \"63500m\"), found \"0\"");
-  const std::string no_memory =
-      temp_file("memory-zero.yaml", "kind: Node\nmetadata: {name: n}\nstatus: {allocatable: {cpu: \"1\", memory: 0}}\n");
+  EXPECT_EQ(import_error(inputs_of(no_cpu)), no_cpu +
+                                                 ": document 1, /status/allocatable/cpu: expected a CPU quantity "
+                                                 "> 0 (\"64\", \"63500m\"), found \"0\"");
+  const std::string no_memory = temp_file(
+      "memory-zero.yaml", "kind: Node\nmetadata: {name: n}\nstatus: {allocatable: {cpu: \"1\", memory: 0}}\n");
   EXPECT_EQ(import_error(inputs_of(no_memory)),
-            no_memory + ": document 1, /status/allocatable/memory: expected a memory quantity > 0 (\"512Gi\", "
-                        "\"1056318284Ki\"), found 0");
+            no_memory +
+                ": document 1, /status/allocatable/memory: expected a memory quantity > 0 (\"512Gi\", "
+                "\"1056318284Ki\"), found 0");
   // A GPU count label of 100 said "expected the node's GPU count" with no bound.
   const std::string hundred = temp_file("count-100.yaml", node_yaml("n", "", "", "100"));
   EXPECT_EQ(import_error(inputs_of(hundred)),
-            hundred + ": document 1, /metadata/labels/nvidia.com~1gpu.count: expected the node's GPU count (GPU "
-                      "feature discovery sets it), a whole number from 0 to 16 (sharesim's nodes hold at most 16 "
-                      "GPUs), found \"100\"");
+            hundred +
+                ": document 1, /metadata/labels/nvidia.com~1gpu.count: expected the node's GPU count (GPU "
+                "feature discovery sets it), a whole number from 0 to 16 (sharesim's nodes hold at most 16 "
+                "GPUs), found \"100\"");
 }
 
 }  // namespace
