@@ -65,6 +65,11 @@ nlohmann::json trace_spec(const TraceCommand& c) {
     const nlohmann::json models = nlohmann::json::parse(c.gpu_models, nullptr, false);
     if (!is_object_of_strings(models))
       throw InputError("--gpu-models", "", "expected a JSON object of strings, found " + c.gpu_models);
+    for (const auto& [key, id] : models.items()) {
+      if (const std::string problem = openb_model_key_problem(key); !problem.empty()) {
+        throw InputError("--gpu-models", "/" + key, problem);
+      }
+    }
     spec["gpu_models"] = models;
   }
   if (c.format == "gavel" && c.throughputs.empty()) {
@@ -142,7 +147,7 @@ int run_trace_command(TraceCommand& c) {
     if (!is_object_of_strings(overrides))
       throw InputError("--gpu-models", "", "expected a JSON object of strings, found " + c.gpu_models);
   }
-  const OpenbModelTable models = openb_model_table(overrides);
+  const OpenbModelTable models = openb_model_table(overrides, "--gpu-models", "");
   for (const auto& [code, id] : models) {
     if (catalog.find(id) == nullptr)
       throw InputError("--gpu-models", code, "unknown GPU model \"" + id + "\" (see `sharesim gpus`)");

@@ -46,6 +46,7 @@ CsvReader::CsvReader(const std::string& path, const std::vector<std::string>& re
   if (column_index(required.front()) < 0) {
     header_ = columns;  // no header line: the first line is a row
     pending_ = true;
+    headerless_ = true;
   } else {
     reject_repeated_columns();
   }
@@ -128,9 +129,14 @@ bool CsvReader::next_row() {
     if (line_.empty() || line_ == "\r") continue;
     split(line_);
     if (fields_.size() != header_.size()) {
+      // A file without a header line has no header to point at: name its columns instead.
+      std::string columns;
+      for (const std::string& column : header_) columns += (columns.empty() ? "" : ",") + column;
       throw InputError(path_, "line " + std::to_string(line_number_),
-                       "expected " + std::to_string(header_.size()) + " fields as in the header, found " +
-                           std::to_string(fields_.size()));
+                       "expected " + std::to_string(header_.size()) +
+                           (headerless_ ? " fields (" + columns + "; the file has no header line)"
+                                        : std::string(" fields as in the header")) +
+                           ", found " + std::to_string(fields_.size()));
     }
     return true;
   }

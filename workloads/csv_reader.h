@@ -65,6 +65,7 @@ class CsvReader {
   std::string line_;
   std::size_t line_number_ = 0;
   bool pending_ = false;  // line_ holds a data row not yet returned (headerless files)
+  bool headerless_ = false;  // the file has no header line: header_ is the caller's columns
 };
 
 }  // namespace sharesim

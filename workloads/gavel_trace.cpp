@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "sim/core/checked_conversion.h"
 #include "sim/input/error_text.h"
 #include "sim/input/input_error.h"
 #include "sim/input/json_reader.h"
@@ -118,14 +119,25 @@ bool GavelTraceReader::next(TraceRecord& out) {
       }
     }
     const auto submit = parse_decimal_seconds(fields[arrival]);
-    if (!submit) fail("arrival_time", "expected seconds (a number >= 0), found " + quote(fields[arrival]));
+    if (!submit)
+      fail("arrival_time", std::string("expected ") + kDecimalSecondsExpected + ", found " + quote(fields[arrival]));
     const auto it = throughputs_.find({fields[job_type], scale_factor});
     if (it == throughputs_.end()) {
       fail("job_type", "no throughput for (" + quote(fields[job_type]) + ", " + std::to_string(scale_factor) +
                            ") on worker type " + quote(worker_type_) + " in the throughputs file");
     }
     out.submit = *submit;
-    out.duration = seconds_to_time(static_cast<double>(steps) / it->second);
+    // Many steps at a low throughput may take longer than a SimTime holds (seconds_to_time
+    // would saturate at "never").
+    const double seconds = static_cast<double>(steps) / it->second;
+    const std::optional<SimTime> duration = checked_seconds_to_time(seconds);
+    if (!duration) {
+      fail("total_steps", "expected a run time (total_steps / " + format_number(it->second) + " steps/s on " +
+                              quote(worker_type_) + ") within " + std::to_string(kMaxTimeSeconds) +
+                              " s (about 292 years, what int64 nanoseconds hold), found " + format_number(seconds) +
+                              " s from " + fields[total_steps] + " steps");
+    }
+    out.duration = *duration;
     out.pods = static_cast<std::uint32_t>(scale_factor);
     out.gpus_per_pod = 1;
     return true;

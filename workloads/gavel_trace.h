@@ -33,6 +33,7 @@ class GavelTraceReader final : public TraceRowReader {
   const std::string& path() const override { return path_; }
   std::string submit_column() const override { return "arrival_time"; }
   std::string gpu_column() const override { return "scale_factor"; }
+  std::string duration_column() const override { return "total_steps"; }
 
  private:
   [[noreturn]] void fail(const std::string& column, const std::string& problem) const;

@@ -16,7 +16,10 @@ bool HeliosTraceReader::next(TraceRecord& out) {
   if (!submit) csv_.fail("submit_time", "expected \"YYYY-MM-DD HH:MM:SS\", found " + quote(csv_.field("submit_time")));
   out.submit = calendar_time(*submit, csv_.path(), "line " + std::to_string(out.line) + ", column submit_time");
   const auto duration = parse_decimal_seconds(csv_.field("duration"));
-  if (!duration) csv_.fail("duration", "expected seconds (a number >= 0), found " + quote(csv_.field("duration")));
+  if (!duration) {
+    csv_.fail("duration",
+              std::string("expected ") + kDecimalSecondsExpected + ", found " + quote(csv_.field("duration")));
+  }
   out.duration = *duration;
   const std::int64_t nodes = csv_.integer("node_num", 1, 100000);
   const std::int64_t gpus = csv_.integer("gpu_num", 0, 1000000);
@@ -25,6 +28,11 @@ bool HeliosTraceReader::next(TraceRecord& out) {
   if (gpus % nodes != 0) {
     csv_.fail("gpu_num", "expected a multiple of node_num (" + std::to_string(nodes) + ") to spread evenly, found " +
                              std::to_string(gpus));
+  }
+  if (gpus / nodes > kMaxTraceGpusPerPod) {
+    csv_.fail("gpu_num", "expected at most " + std::to_string(kMaxTraceGpusPerPod) +
+                             " GPUs per node (gpu_num / node_num, one pod per node), found " + std::to_string(gpus) +
+                             " on " + std::to_string(nodes) + " node" + (nodes == 1 ? "" : "s"));
   }
   out.pods = static_cast<std::uint32_t>(nodes);
   out.gpus_per_pod = gpus / nodes;

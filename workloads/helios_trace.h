@@ -17,6 +17,7 @@ class HeliosTraceReader final : public TraceRowReader {
   bool shift_to_first() const override { return true; }
   std::string submit_column() const override { return "submit_time"; }
   std::string gpu_column() const override { return "gpu_num"; }
+  std::string duration_column() const override { return "duration"; }
 
  private:
   CsvReader csv_;

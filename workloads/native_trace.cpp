@@ -54,13 +54,26 @@ bool NativeTraceReader::next(JobSpec& out) {
   out.pods = static_cast<std::uint32_t>(csv_.integer("pods", 1, UINT32_MAX));
   out.priority = static_cast<std::int32_t>(csv_.integer("priority", INT32_MIN, INT32_MAX));
   const std::string location = "line " + std::to_string(csv_.line_number()) + ", column gpu_product";
-  out.shape = context_.shape_from_values(csv_.integer("gpus_per_pod", 0, 64), csv_.integer("cpu_milli", 0),
-                                         csv_.integer("memory_mib", 0), csv_.field("gpu_product"), csv_.path(),
-                                         location, measured_demand());
-  // A pod's share of one GPU, as `trace convert` writes it from openb and PAI (1000 = whole):
-  // kept as the imported trace keeps it (WorkloadContext::with_gpu_fraction).
+  const std::int64_t gpus = csv_.integer("gpus_per_pod", 0, kMaxTraceGpusPerPod);
+  out.shape = context_.shape_from_values(gpus, csv_.integer("cpu_milli", 0), csv_.integer("memory_mib", 0),
+                                         csv_.field("gpu_product"), csv_.path(), location, measured_demand());
+  // A pod's share of one GPU, as `trace convert` writes it from openb and PAI: kept as the
+  // imported trace keeps it (WorkloadContext::with_gpu_fraction).
+  last_gpu_milli_ = gpus > 0 ? 1000 : 0;
   if (given("gpu_milli")) {
-    out.shape = context_.with_gpu_fraction(out.shape, csv_.integer("gpu_milli", 0, 1000));
+    last_gpu_milli_ = csv_.integer("gpu_milli", 0, 1000);
+    // Only a one-GPU pod can ask for part of a GPU (as in openb); convert writes 1000 for whole
+    // GPUs and 0 for CPU pods. Any other value would be dropped, so it is refused.
+    if (gpus == 1 && last_gpu_milli_ == 0) {
+      csv_.fail("gpu_milli", "expected a share of one GPU from 1 to 1000 for a pod with gpus_per_pod 1, found 0");
+    }
+    if (gpus != 1 && last_gpu_milli_ != (gpus > 0 ? 1000 : 0)) {
+      csv_.fail("gpu_milli",
+                gpus > 0 ? "expected 1000 (whole GPUs) for a pod with gpus_per_pod " + std::to_string(gpus) +
+                               " (only a one-GPU pod asks for part of a GPU), found " + csv_.field("gpu_milli")
+                         : "expected 0 for a pod with gpus_per_pod 0 (no GPU), found " + csv_.field("gpu_milli"));
+    }
+    out.shape = context_.with_gpu_fraction(out.shape, last_gpu_milli_);
   }
   // A pod on GPUs whose demand is neither SMs nor bandwidth gets rate 0 under every policy and
   // would hold its GPUs forever: an input error, as the same demand in a scenario is

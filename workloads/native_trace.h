@@ -14,16 +14,22 @@
 #include "sim/runtime/job_origin.h"
 #include "sim/runtime/job_source.h"
 #include "workloads/csv_reader.h"
+#include "workloads/trace_import.h"
 #include "workloads/workload_context.h"
 
 namespace sharesim {
 
-class NativeTraceReader final : public JobSource {
+class NativeTraceReader final : public TraceRowSource {
  public:
   // Opens the file and checks the header; rows are read as the run pulls them. A bad row
   // throws InputError naming the file, the line and the column.
   NativeTraceReader(const std::string& path, WorkloadContext& context);
   bool next(JobSpec& out) override;
+  std::int64_t last_gpu_milli() const override { return last_gpu_milli_; }
+  const std::string& path() const override { return csv_.path(); }
+  std::string last_submit_where() const override {
+    return "line " + std::to_string(csv_.line_number()) + ", column submit_s";
+  }
 
  private:
   // The current row's optional measured columns mapped onto a demand (workloads/measured_usage.h).
@@ -34,6 +40,7 @@ class NativeTraceReader final : public JobSource {
   CsvReader csv_;
   WorkloadContext& context_;
   SimTime last_submit_ = 0;
+  std::int64_t last_gpu_milli_ = 0;
   std::unordered_set<std::uint64_t> seen_names_;  // (origin << 32) | sequence
 };
 

@@ -3,17 +3,42 @@
 #include <algorithm>
 #include <iostream>
 
+#include "sim/input/did_you_mean.h"
 #include "sim/input/error_text.h"
 #include "sim/input/input_error.h"
 
 namespace sharesim {
 
-OpenbModelTable openb_model_table(const nlohmann::json& overrides) {
+namespace {
+
+OpenbModelTable default_model_table() {
   // Disclosed models by name (V100M16/V100M32: V100 with 16/32 GB, openb README). G1-G3 are
   // undisclosed internal codes: the entries below are assumptions, not facts (docs/traces.md).
-  OpenbModelTable table{{"P100", "P100"}, {"T4", "T4"}, {"V100M16", "V100-16GB"}, {"V100M32", "V100-32GB"},
-                        {"A10", "A10"},   {"G1", "L4"}, {"G2", "A100-40GB"},      {"G3", "A100-80GB"}};
-  for (const auto& [name, id] : overrides.items()) table[name] = id.get<std::string>();
+  return {{"P100", "P100"}, {"T4", "T4"}, {"V100M16", "V100-16GB"}, {"V100M32", "V100-32GB"},
+          {"A10", "A10"},   {"G1", "L4"}, {"G2", "A100-40GB"},      {"G3", "A100-80GB"}};
+}
+
+}  // namespace
+
+std::string openb_model_key_problem(const std::string& key) {
+  const OpenbModelTable table = default_model_table();
+  if (table.contains(key)) return "";
+  std::vector<std::string> names;
+  for (const auto& [name, id] : table) names.push_back(name);
+  const std::optional<std::string> near = closest_match(key, names);
+  return "expected a GPU model name of the openb trace (" + quoted_list(names) + "), found " + quote(key) +
+         (near ? "; did you mean " + quote(*near) + "?" : "");
+}
+
+OpenbModelTable openb_model_table(const nlohmann::json& overrides, const std::string& file,
+                                  const std::string& pointer) {
+  OpenbModelTable table = default_model_table();
+  for (const auto& [name, id] : overrides.items()) {
+    if (const std::string problem = openb_model_key_problem(name); !problem.empty()) {
+      throw InputError(file, pointer + "/" + name, problem);
+    }
+    table[name] = id.get<std::string>();
+  }
   return table;
 }
 

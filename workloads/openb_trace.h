@@ -18,8 +18,14 @@
 namespace sharesim {
 
 using OpenbModelTable = std::map<std::string, std::string>;  // openb model -> catalog id
-// The default table with `overrides` (a schema-checked object of strings) applied.
-OpenbModelTable openb_model_table(const nlohmann::json& overrides = nlohmann::json::object());
+// The default table with `overrides` (a schema-checked object of strings) applied. A key that is
+// no openb model name (openb_model_key_problem) throws InputError(file, pointer + "/" + key); a
+// caller that does not say where the object came from gets "gpu_models: /KEY".
+OpenbModelTable openb_model_table(const nlohmann::json& overrides = nlohmann::json::object(),
+                                  const std::string& file = "gpu_models", const std::string& pointer = "");
+// Why `key` of a gpu_models object is no GPU model name of the openb trace ("" when it is one): an
+// unknown key would override nothing, silently.
+std::string openb_model_key_problem(const std::string& key);
 
 class OpenbTraceReader final : public TraceRowReader {
  public:
@@ -30,6 +36,7 @@ class OpenbTraceReader final : public TraceRowReader {
   const std::string& path() const override { return pods_.path(); }
   std::string submit_column() const override { return "creation_time"; }
   std::string gpu_column() const override { return "num_gpu"; }
+  std::string duration_column() const override { return "deletion_time"; }
   // Pods whose gpu_spec named several models mapping to different catalog ids: a selector
   // names one model, so their constraint was dropped (reported, not silent).
   std::size_t relaxed_specs() const { return relaxed_specs_; }

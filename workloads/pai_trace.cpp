@@ -1,5 +1,6 @@
 #include "workloads/pai_trace.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "sim/core/checked_conversion.h"
@@ -25,8 +26,8 @@ bool PaiTraceReader::next(TraceRecord& out) {
   const auto seconds = [&](const char* column) {
     const auto value = parse_decimal_seconds(csv_.field(column));
     if (!value) {
-      csv_.fail(column, "expected seconds (a number >= 0; empty means the task never started or never ended), found " +
-                            quote(csv_.field(column)));
+      csv_.fail(column, std::string("expected ") + kDecimalSecondsExpected +
+                            "; empty means the task never started or never ended, found " + quote(csv_.field(column)));
     }
     return *value;
   };
@@ -56,7 +57,9 @@ bool PaiTraceReader::next(TraceRecord& out) {
   if (gpu_percent > 6400) csv_.fail("plan_gpu", "expected at most 6400 (64 GPUs), found " + csv_.field("plan_gpu"));
   if (gpu_percent > 0 && gpu_percent < 100) {
     out.gpus_per_pod = 1;  // a share of one GPU: a whole GPU under exclusive sharing
-    out.gpu_milli = static_cast<std::int64_t>(std::llround(gpu_percent * 10));
+    // At least 1 milli: a share that rounds to 0 (plan_gpu 0.0001) is still a share of a GPU,
+    // not a request for a whole one.
+    out.gpu_milli = std::max<std::int64_t>(1, std::llround(gpu_percent * 10));
   } else {
     out.gpus_per_pod = static_cast<std::int64_t>(std::ceil(gpu_percent / 100));
     out.gpu_milli = out.gpus_per_pod > 0 ? 1000 : 0;

@@ -18,6 +18,7 @@ class PaiTraceReader final : public TraceRowReader {
   bool shift_to_first() const override { return true; }
   std::string submit_column() const override { return "start_time"; }
   std::string gpu_column() const override { return "plan_gpu"; }
+  std::string duration_column() const override { return "end_time"; }
 
  private:
   CsvReader csv_;

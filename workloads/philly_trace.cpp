@@ -4,6 +4,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <string_view>
+#include <utility>
 
 #include "sim/core/checked_conversion.h"
 #include "sim/input/error_text.h"
@@ -12,6 +13,21 @@
 #include "workloads/csv_reader.h"
 
 namespace sharesim {
+namespace {
+
+// What a JSON value of the wrong type is, for "found ...": its type and, if short, its text.
+std::string json_found(const nlohmann::json& value) {
+  const std::string text = value.dump();
+  const std::string type = value.is_number()    ? "a number"
+                           : value.is_string()  ? "a string"
+                           : value.is_boolean() ? "a boolean"
+                           : value.is_array()   ? "an array"
+                           : value.is_object()  ? "an object"
+                                                : "null";
+  return value.is_null() ? type : type + (text.size() <= 40 ? " " + text : "");
+}
+
+}  // namespace
 
 PhillyTraceReader::PhillyTraceReader(const std::string& path) : path_(path), file_((require_regular_file(path), path)) {
   if (!file_) throw InputError(path, "", std::string("cannot read file: ") + std::strerror(errno));
@@ -111,13 +127,17 @@ bool PhillyTraceReader::next(TraceRecord& out) {
   out.line = line;
   if (const auto id = job.find("jobid"); id != job.end() && id->is_string()) out.name = id->get<std::string>();
   const auto submitted = job.find("submitted_time");
-  if (submitted == job.end() || !submitted->is_string()) fail("submitted_time", "expected a time text, found none");
+  if (submitted == job.end()) fail("submitted_time", "expected a time text \"YYYY-MM-DD HH:MM:SS\", found none");
+  if (!submitted->is_string()) {
+    fail("submitted_time", "expected a time text \"YYYY-MM-DD HH:MM:SS\", found " + json_found(*submitted));
+  }
   const auto submit = parse_calendar_seconds(submitted->get<std::string>());
   if (!submit)
     fail("submitted_time", "expected \"YYYY-MM-DD HH:MM:SS\", found " + quote(submitted->get<std::string>()));
   out.submit = calendar_time(*submit, path_, at + ", column submitted_time");
   const auto attempts = job.find("attempts");
-  if (attempts == job.end() || !attempts->is_array()) fail("attempts", "expected a list of attempts, found none");
+  if (attempts == job.end()) fail("attempts", "expected a list of attempts, found none");
+  if (!attempts->is_array()) fail("attempts", "expected a list of attempts, found " + json_found(*attempts));
   // Work: the time the job held its GPUs, summed over its attempts.
   SimTime work = 0;
   bool ran = false;
@@ -127,7 +147,11 @@ bool PhillyTraceReader::next(TraceRecord& out) {
     const nlohmann::json& attempt = (*attempts)[i];
     const auto time_of = [&](const char* key) -> std::optional<std::int64_t> {
       const auto it = attempt.find(key);
-      if (it == attempt.end() || !it->is_string()) return std::nullopt;
+      if (it == attempt.end() || it->is_null()) return std::nullopt;
+      if (!it->is_string()) {
+        fail("attempts", "expected the " + std::string(key) + " of attempt " + std::to_string(i) +
+                             " as a time text \"YYYY-MM-DD HH:MM:SS\" or None, found " + json_found(*it));
+      }
       return parse_calendar_seconds(it->get<std::string>());
     };
     const auto start = time_of("start_time"), end = time_of("end_time");
@@ -141,11 +165,26 @@ bool PhillyTraceReader::next(TraceRecord& out) {
     if (!sum) fail("attempts", "expected the attempts' total time within 292 years, found more");
     work = *sum;
     ran = true;
-    if (const auto detail = attempt.find("detail"); detail != attempt.end() && detail->is_array()) {
+    const auto detail = attempt.find("detail");
+    if (detail != attempt.end() && !detail->is_array()) {
+      fail("attempts", "expected the detail of attempt " + std::to_string(i) + " as a list of machines, found " +
+                           json_found(*detail));
+    }
+    if (detail != attempt.end()) {
       machines = 0, total_gpus = 0, per_machine = 0, equal_machines = true;
       for (const nlohmann::json& machine : *detail) {
         const auto gpus = machine.find("gpus");
-        const std::size_t n = gpus != machine.end() && gpus->is_array() ? gpus->size() : 0;
+        // "gpus" lists a machine's GPU ids; anything else is no count of GPUs.
+        if (gpus != machine.end() && !gpus->is_array()) {
+          fail("attempts", "expected the \"gpus\" of a machine in attempt " + std::to_string(i) +
+                               "'s detail as a list of GPU ids, found " + json_found(*gpus));
+        }
+        const std::size_t n = gpus != machine.end() ? gpus->size() : 0;
+        if (std::cmp_greater(n, kMaxTraceGpusPerPod)) {
+          fail("attempts", "expected at most " + std::to_string(kMaxTraceGpusPerPod) +
+                               " GPUs on a machine in attempt " + std::to_string(i) +
+                               "'s detail (one pod per machine), found " + std::to_string(n));
+        }
         if (machines > 0 && n != per_machine) equal_machines = false;
         per_machine = n;
         total_gpus += n;

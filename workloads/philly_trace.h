@@ -19,6 +19,7 @@ class PhillyTraceReader final : public TraceRowReader {
   bool shift_to_first() const override { return true; }
   std::string submit_column() const override { return "submitted_time"; }
   std::string gpu_column() const override { return "attempts"; }
+  std::string duration_column() const override { return "attempts"; }
 
  private:
   // The text of the next top-level JSON object and the line it starts on; false at the end.

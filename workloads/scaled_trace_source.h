@@ -1,8 +1,8 @@
 #pragma once
 // A trace replayed with its arrivals moved by load scaling (workloads/arrival_scaling.h):
 // each job arrives at t0 + scale_offset(t - t0, time_scale / load_factor), t0 the trace's
-// first arrival. A job pushed past the end of representable time ends the trace there (so do
-// all later ones, which are no earlier).
+// first arrival. A job pushed (or ending) past the last nanosecond SimTime holds is an input
+// error at its row: it would never arrive, or run forever.
 #include <memory>
 
 #include "sim/runtime/job_source.h"

@@ -95,14 +95,15 @@ bool ImportedTraceSource::read_record(TraceRecord& record) {
 bool ImportedTraceSource::next(JobSpec& out) {
   started_ = true;
   TraceRecord& record = last_;
-  if (options_.sort) {
-    if (sorted_next_ == sorted_.size()) {
-      finish();
-      return false;
-    }
-    record = std::move(sorted_[sorted_next_++]);
-  } else {
-    while (true) {
+  SimTime submit = 0;
+  while (true) {
+    if (options_.sort) {
+      if (sorted_next_ == sorted_.size()) {
+        finish();
+        return false;
+      }
+      record = std::move(sorted_[sorted_next_++]);
+    } else {
       if (!read_record(record)) {
         finish();
         return false;
@@ -111,23 +112,28 @@ bool ImportedTraceSource::next(JobSpec& out) {
         have_zero_ = true;
         zero_ = record.submit;
       }
-      if (record.submit - (have_zero_ ? zero_ : 0) >= last_submit_) break;
-      const SimTime at = record.submit - (have_zero_ ? zero_ : 0);
-      std::string previous, found = at < 0 ? "-" : "";
-      append_seconds(previous, last_submit_);
-      append_seconds(found, at < 0 ? -at : at);
-      const std::string where = "line " + std::to_string(record.line) + ", column " + reader_->submit_column();
-      const std::string problem = "expected rows in non-decreasing submission order, found a job at " + found +
-                                  " s after one at " + previous +
-                                  " s (times from the trace start); set \"sort\": " + "true in the trace to sort it";
-      if (!options_.skip_bad_rows) throw InputError(reader_->path(), where, problem);
-      report_.add(where, problem);
     }
-  }
-  const SimTime submit = record.submit - (have_zero_ ? zero_ : 0);
-  if (submit < 0) {
-    throw InputError(reader_->path(), "line " + std::to_string(record.line) + ", column " + reader_->submit_column(),
-                     "expected a submission time >= 0, found one before the trace start");
+    const std::string line = "line " + std::to_string(record.line) + ", column ";
+    std::string where = line + reader_->submit_column(), problem;
+    // Calendar dates from 1678 to 2261 are each a SimTime, but two of them may be further apart
+    // than one holds: the offset from the first job must fit too.
+    if (__builtin_sub_overflow(record.submit, have_zero_ ? zero_ : 0, &submit)) {
+      problem = "expected a trace that spans at most " + std::to_string(kMaxTimeSeconds) +
+                " s (about 292 years, what int64 nanoseconds hold) from its first job, found a job " +
+                std::to_string(record.submit / kSecond - zero_ / kSecond) + " s after it";
+    } else if (submit < last_submit_) {
+      std::string previous, found = submit < 0 ? "-" : "";
+      append_seconds(previous, last_submit_);
+      append_seconds(found, submit < 0 ? -submit : submit);
+      problem = "expected rows in non-decreasing submission order, found a job at " + found + " s after one at " +
+                previous + " s (times from the trace start); set \"sort\": true in the trace to sort it";
+    } else if (problem = end_beyond_time_problem(submit, record.duration); !problem.empty()) {
+      where = line + reader_->duration_column();
+    } else {
+      break;
+    }
+    if (!options_.skip_bad_rows) throw InputError(reader_->path(), where, problem);
+    report_.add(where, problem);
   }
   last_submit_ = submit;
   out = JobSpec{};
@@ -144,6 +150,16 @@ bool ImportedTraceSource::next(JobSpec& out) {
       record.gpu_milli);
   ++report_.read;
   return true;
+}
+
+std::string end_beyond_time_problem(SimTime arrival, SimTime duration) {
+  if (duration < kTimeNever - arrival) return "";
+  std::string at, lasting;
+  append_seconds(at, arrival);
+  append_seconds(lasting, duration);
+  return "expected a job that ends within " + std::to_string(kMaxTimeSeconds) +
+         " s (about 292 years, what int64 nanoseconds hold) from the trace start, found one arriving at " + at +
+         " s and running " + lasting + " s";
 }
 
 std::optional<std::int64_t> parse_calendar_seconds(std::string_view text) {
@@ -188,10 +204,34 @@ SimTime calendar_time(std::int64_t seconds, const std::string& path, const std::
 }
 
 std::optional<SimTime> parse_decimal_seconds(std::string_view text) {
+  const std::size_t point = text.find('.');
+  const std::string_view whole = text.substr(0, point);
+  const std::string_view fraction = point == std::string_view::npos ? "" : text.substr(point + 1);
+  const auto digits = [](std::string_view part) {
+    return std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (!text.empty() && text != "." && digits(whole) && digits(fraction)) {
+    // Exact: whole seconds, then the fraction to the nanosecond, rounded half up.
+    std::int64_t seconds = 0;
+    for (char c : whole) {
+      seconds = seconds * 10 + (c - '0');
+      if (seconds > kMaxDecimalSeconds) return std::nullopt;
+    }
+    SimTime nanos = 0, scale = kSecond;
+    for (std::size_t i = 0; i < fraction.size() && i < 10; ++i) {
+      scale /= 10;
+      nanos += (fraction[i] - '0') * (i < 9 ? scale : 0);
+      if (i == 9 && fraction[i] >= '5') ++nanos;
+    }
+    const SimTime time = seconds * kSecond + nanos;
+    if (time > kMaxDecimalSeconds * kSecond) return std::nullopt;
+    return time;
+  }
+  // Other forms Python prints (an exponent, "1e-05"), through a double.
   double value = 0;
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(value) || value < 0 ||
-      value > 9e9) {
+      value > static_cast<double>(kMaxDecimalSeconds)) {
     return std::nullopt;
   }
   return seconds_to_time(value);

@@ -18,6 +18,10 @@
 
 namespace sharesim {
 
+// The most GPUs of one pod a trace may ask for: what a native trace row holds (gpus_per_pod), so
+// that `trace convert` writes only rows the native reader reads back. openb and PAI cap here too.
+inline constexpr std::int64_t kMaxTraceGpusPerPod = 64;
+
 // One job as a trace describes it, before its shape is interned.
 struct TraceRecord {
   SimTime submit = 0;    // as read; readers of calendar times return seconds since 1970
@@ -52,6 +56,8 @@ class TraceRowReader {
   virtual std::string submit_column() const { return "submit"; }
   // The column a "no node could ever hold this pod" problem is reported at.
   virtual std::string gpu_column() const { return "gpus"; }
+  // The column a run time that ends beyond representable time is reported at.
+  virtual std::string duration_column() const { return "duration"; }
   // What the user should know once the trace is read (mappings that loosened a row); "" if none.
   virtual std::string end_note() const { return ""; }
 };
@@ -79,7 +85,24 @@ struct TraceImportOptions {
   std::string gpu_product;  // catalog id for rows whose trace names no GPU model ("" = any)
 };
 
-class ImportedTraceSource final : public JobSource {
+// A job source that reads a trace file row by row (native or imported): what it knows of the row
+// behind the job it returned last, for `sharesim trace` and for errors found after the row was
+// read (load scaling, ScaledTraceSource).
+class TraceRowSource : public JobSource {
+ public:
+  // The last job's pods' share of one GPU in thousandths: below 1000 for a pod on part of one
+  // GPU, 1000 for whole GPUs, 0 for CPU-only pods.
+  virtual std::int64_t last_gpu_milli() const = 0;
+  virtual const std::string& path() const = 0;
+  // "line N, column C" of the last job's submission time.
+  virtual std::string last_submit_where() const = 0;
+};
+
+// Problem text when a job arriving at `arrival` runs `duration` past the last nanosecond SimTime
+// holds (about 292 years; kTimeNever means never): it would stay 'running' forever. "" if it ends.
+std::string end_beyond_time_problem(SimTime arrival, SimTime duration);
+
+class ImportedTraceSource final : public TraceRowSource {
  public:
   ImportedTraceSource(std::unique_ptr<TraceRowReader> reader, TraceImportOptions options, WorkloadContext& context);
   ~ImportedTraceSource() override;
@@ -87,6 +110,11 @@ class ImportedTraceSource final : public JobSource {
   const SkipReport& skip_report() const { return report_; }
   // The record behind the job last returned by next() (for conversion and statistics).
   const TraceRecord& last_record() const { return last_; }
+  std::int64_t last_gpu_milli() const override { return last_.gpus_per_pod > 0 ? last_.gpu_milli : 0; }
+  const std::string& path() const override { return reader_->path(); }
+  std::string last_submit_where() const override {
+    return "line " + std::to_string(last_.line) + ", column " + reader_->submit_column();
+  }
 
  private:
   bool read_record(TraceRecord& record);  // false at end; skips bad rows when asked
@@ -114,8 +142,13 @@ std::optional<std::int64_t> parse_calendar_seconds(std::string_view text);
 // Calendar seconds (from parse_calendar_seconds) as SimTime; throws InputError(path, where)
 // for a date SimTime cannot hold (before 1678 or after 2261).
 SimTime calendar_time(std::int64_t seconds, const std::string& path, const std::string& where);
-// Decimal seconds as printed by Python ("4550879.0", "7363838.000000"); nullopt when not
-// a finite number >= 0.
+// Decimal seconds as printed by Python ("4550879.0", "7363838.000000", "1e-05"); nullopt when
+// not a number from 0 to kMaxDecimalSeconds. Plain decimals are read exactly (digits beyond the
+// nanosecond rounded half up), never through a double: 8999999999 is 8999999999 s.
 std::optional<SimTime> parse_decimal_seconds(std::string_view text);
+// The bound of parse_decimal_seconds: a round number below SimTime's 9223372036 s.
+inline constexpr std::int64_t kMaxDecimalSeconds = 9'000'000'000;
+// What parse_decimal_seconds accepts, for the "expected ..." of a message.
+inline const char* const kDecimalSecondsExpected = "seconds (a number from 0 to 9000000000)";
 
 }  // namespace sharesim

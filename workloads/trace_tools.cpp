@@ -50,9 +50,10 @@ TraceFile::TraceFile(const nlohmann::json& trace_spec, const GpuCatalog& catalog
 
 TraceFile::~TraceFile() = default;
 
-const TraceRecord* TraceFile::last_record() const {
-  const auto* imported = dynamic_cast<const ImportedTraceSource*>(sources_.front().get());
-  return imported != nullptr ? &imported->last_record() : nullptr;
+std::int64_t TraceFile::last_gpu_milli() const {
+  // build_job_sources makes a TraceRowSource for every format; the trace tools scale nothing,
+  // so no ScaledTraceSource wraps it.
+  return dynamic_cast<const TraceRowSource&>(*sources_.front()).last_gpu_milli();
 }
 
 TraceStats compute_trace_stats(TraceFile& trace, std::size_t bins) {
@@ -61,11 +62,10 @@ TraceStats compute_trace_stats(TraceFile& trace, std::size_t bins) {
   JobSpec job;
   while (trace.source().next(job)) {
     const PodShape& shape = trace.shapes().shapes[job.shape];
-    const TraceRecord* record = trace.last_record();
     ++stats.jobs;
     stats.pods += job.pods;
     stats.gpus += static_cast<std::uint64_t>(shape.gpu_units) * job.pods;
-    if (record != nullptr && record->gpus_per_pod > 0 && record->gpu_milli < 1000) stats.fractional_pods += job.pods;
+    if (const std::int64_t milli = trace.last_gpu_milli(); milli > 0 && milli < 1000) stats.fractional_pods += job.pods;
     ++stats.jobs_by_gpus[shape.gpu_units * job.pods];
     arrivals.push_back(job.arrival);
     stats.durations_s.push_back(time_to_seconds(job.work));
@@ -140,10 +140,8 @@ std::size_t write_converted_trace(std::ostream& out, TraceFile& trace) {
   JobSpec job;
   while (trace.source().next(job)) {
     const PodShape& shape = trace.shapes().shapes[job.shape];
-    const TraceRecord* record = trace.last_record();
-    const std::int64_t milli = record != nullptr ? record->gpu_milli : (shape.gpu_units > 0 ? 1000 : 0);
     CsvRow row(text);
-    native_trace_fields(row, job, shape, trace.origins()[job.origin]).integer(shape.gpu_units > 0 ? milli : 0).end();
+    native_trace_fields(row, job, shape, trace.origins()[job.origin]).integer(trace.last_gpu_milli()).end();
     ++written;
     if (text.size() > (1u << 20)) {
       out << text;

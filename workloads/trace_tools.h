@@ -17,8 +17,6 @@
 
 namespace sharesim {
 
-struct TraceRecord;
-
 // A trace given on the command line: the same keys as a scenario's "trace" object.
 class TraceFile {
  public:
@@ -28,8 +26,9 @@ class TraceFile {
   JobSource& source() { return *sources_.front(); }
   const ShapeTable& shapes() const { return shapes_; }
   const std::vector<JobOrigin>& origins() const { return origins_; }
-  // The imported record behind the last job (nullptr for native traces).
-  const TraceRecord* last_record() const;
+  // The last job's pods' share of one GPU in thousandths (TraceRowSource::last_gpu_milli):
+  // below 1000 for part of one GPU, 1000 for whole GPUs, 0 for CPU pods; native and imported.
+  std::int64_t last_gpu_milli() const;
 
  private:
   ShapeTable shapes_;
@@ -43,7 +42,7 @@ struct TraceStats {
   std::size_t jobs = 0;
   std::uint64_t pods = 0;
   std::uint64_t gpus = 0;             // whole GPUs over all pods
-  std::uint64_t fractional_pods = 0;  // pods asking for part of one GPU (imported traces)
+  std::uint64_t fractional_pods = 0;  // pods asking for part of one GPU
   SimTime first_arrival = 0, last_arrival = 0;
   std::map<std::int64_t, std::size_t> jobs_by_gpus;  // GPUs per job (pods x GPUs per pod) -> jobs
   std::vector<std::size_t> arrivals_per_bin;         // equal bins over [first, last]
@@ -57,7 +56,7 @@ TraceStats compute_trace_stats(TraceFile& trace, std::size_t bins = 24);
 std::string format_trace_stats(const TraceStats& stats, const std::string& title);
 
 // Writes the trace as a native trace with one extra column, gpu_milli (the share of one GPU
-// a pod asks for, 1000 for whole GPUs; native readers ignore it). Returns the jobs written.
+// a pod asks for, 1000 for whole GPUs, 0 for CPU pods; the native reader reads it back). Returns the jobs written.
 std::size_t write_converted_trace(std::ostream& out, TraceFile& trace);
 
 }  // namespace sharesim
