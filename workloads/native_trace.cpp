@@ -51,6 +51,10 @@ bool NativeTraceReader::next(JobSpec& out) {
   }
   last_submit_ = out.arrival;
   out.work = csv_.seconds("duration_s");
+  // A job ending past the last nanosecond a time holds would stay 'running' forever.
+  if (const std::string problem = end_beyond_time_problem(out.arrival, out.work); !problem.empty()) {
+    csv_.fail("duration_s", problem);
+  }
   out.pods = static_cast<std::uint32_t>(csv_.integer("pods", 1, UINT32_MAX));
   out.priority = static_cast<std::int32_t>(csv_.integer("priority", INT32_MIN, INT32_MAX));
   const std::string location = "line " + std::to_string(csv_.line_number()) + ", column gpu_product";

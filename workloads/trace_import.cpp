@@ -153,7 +153,7 @@ bool ImportedTraceSource::next(JobSpec& out) {
 }
 
 std::string end_beyond_time_problem(SimTime arrival, SimTime duration) {
-  if (duration < kTimeNever - arrival) return "";
+  if (duration < kTimeNever - arrival || duration == kTimeNever) return "";
   std::string at, lasting;
   append_seconds(at, arrival);
   append_seconds(lasting, duration);

@@ -99,7 +99,8 @@ class TraceRowSource : public JobSource {
 };
 
 // Problem text when a job arriving at `arrival` runs `duration` past the last nanosecond SimTime
-// holds (about 292 years; kTimeNever means never): it would stay 'running' forever. "" if it ends.
+// holds (about 292 years; kTimeNever means never): it would stay 'running' forever. "" if it ends,
+// and for a duration of kTimeNever itself: a "never ends" draw that `sharesim generate` writes.
 std::string end_beyond_time_problem(SimTime arrival, SimTime duration);
 
 class ImportedTraceSource final : public TraceRowSource {

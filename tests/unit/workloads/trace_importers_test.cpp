@@ -382,6 +382,16 @@ TEST(TraceScaling, AnArrivalScaledBeyondSimTimeIsAnInputErrorAtItsRow) {
   // Before, a-1 arrived at 9223372036.854775807 s (never) and stayed 'running'.
   EXPECT_EQ(drain_error({{"path", "t.csv"}, {"time_scale", 1e9}}, dir), with("1e+09"));
   EXPECT_EQ(drain_error({{"path", "t.csv"}, {"load_factor", 1e-300}}, dir), with("1e+300"));
+  // A job that would end beyond it after the move is refused at its row too; one that never ends
+  // (a duration of the last nanosecond, a saturated draw) is kept.
+  const std::string end_dir = write_files(
+      "scaled_end", {{"t.csv", kNativeHeader + "\na,0,training,0,10,1,1,0,0,,0\na,1,training,10,9000000000,1,1,0,0,,0\n"
+                                               "a,2,training,10,9223372036.854775807,1,1,0,0,,0\n"}});
+  EXPECT_NE(drain_error({{"path", "t.csv"}, {"time_scale", 1e8}}, end_dir)
+                .find("line 3, column submit_s: expected arrivals that time_scale / load_factor (1e+08) keeps within "
+                      "9223372036 s (about 292 years, what int64 nanoseconds hold), found a job 10 s after the first "
+                      "arrival moved so far that it would end beyond that"),
+            std::string::npos);
   // Within range: moved, no error.
   BuiltWorkload w(trace_workload({{"path", "t.csv"}, {"time_scale", 1e8}}), 1, dir);
   EXPECT_EQ(w.drain()[1].arrival, 1'000'000'000 * kSecond);
@@ -493,6 +503,11 @@ TEST(NativeTrace, GpuMilliIsRefusedWhereItWouldBeDropped) {
                 .find("line 2, column gpu_milli: expected a share of one GPU from 1 to 1000 for a pod with "
                       "gpus_per_pod 1, found 0"),
             std::string::npos);
+  // A row ending beyond the last nanosecond a time holds ran 'forever' before.
+  EXPECT_NE(error_of("end_beyond", "a,0,training,9000000000,9000000000,1,1,0,0,,0,1000")
+                .find("line 2, column duration_s: expected a job that ends within 9223372036 s"),
+            std::string::npos);
+  EXPECT_EQ(error_of("never_ends", "a,0,training,10,9223372036.854775807,1,1,0,0,,0,1000"), "");
   // What convert writes reads back: 1000 for whole GPUs (any count), 0 for CPU pods.
   EXPECT_EQ(error_of("milli_ok",
                      "a,0,training,0,10,1,8,0,0,,0,1000\na,1,training,0,10,1,0,0,0,,0,0\n"
