@@ -20,13 +20,19 @@ enum class DutySource { NvidiaSmi, Set, Ignored };
 
 // The sharing config each probe mode ran under: separate processes are time-sliced by the GPU;
 // MPS clients of one daemon run concurrently, with no CUDA_MPS_ACTIVE_THREAD_PERCENTAGE (replicas 1
-// leaves the thread percentage at 100; more replicas would cap each client at 100 / replicas %).
-nlohmann::json sharing_of(const std::string& mode) {
-  return mode == "mps" ? nlohmann::json{{"policy", "mps"}, {"replicas", 1}}
-                       : nlohmann::json{{"policy", "timeslice"}, {"replicas", 8}};
+// leaves the thread percentage at 100; more replicas would cap each client at 100 / replicas %)
+// or with the percentage the case names.
+nlohmann::json sharing_of(const std::string& mode, int thread_percentage) {
+  if (mode != "mps") return nlohmann::json{{"policy", "timeslice"}, {"replicas", 8}};
+  nlohmann::json mps{{"policy", "mps"}, {"replicas", 1}};
+  if (thread_percentage > 0) mps["active_thread_percentage"] = thread_percentage;
+  return mps;
 }
 
-std::string sharing_name(const std::string& mode) { return mode == "mps" ? "MPS" : "time-sliced processes"; }
+std::string sharing_name(const std::string& mode, int thread_percentage) {
+  if (mode != "mps") return "time-sliced processes";
+  return thread_percentage > 0 ? "MPS, " + std::to_string(thread_percentage) + "% threads" : "MPS";
+}
 
 std::string duties_text(const std::vector<double>& duties) {
   std::string out;
@@ -85,10 +91,19 @@ std::string duty_cycle_validation_report(const std::vector<std::string>& raw_fil
     // The GPU phase of one cycle alone, as the probe set it.
     const std::string phase_ms =
         format_fixed(static_cast<double>(raw.duty_cycle->kernels_per_phase * raw.duty_cycle->kernel_ns_tuned) / 1e6, 0);
-    for (const std::string mode : {"processes", "mps"}) {
+    // Each mode, and each thread percentage of MPS clients: the uncapped alone runs are the
+    // reference of every speed, so a capped client alone is a case tested too.
+    std::vector<std::pair<std::string, int>> sharings{{"processes", 0}, {"mps", 0}};
+    for (const calib::DutyCase& c : raw.duty_cycle->cases) {
+      if (c.thread_percentage > 0 &&
+          std::find(sharings.begin(), sharings.end(), std::pair{c.mode, c.thread_percentage}) == sharings.end()) {
+        sharings.emplace_back(c.mode, c.thread_percentage);
+      }
+    }
+    for (const auto& [mode, thread_percentage] : sharings) {
       std::map<double, Solo> solo;
       for (const calib::DutyCase& c : raw.duty_cycle->cases) {
-        if (c.mode != mode || c.processes.size() != 1) continue;
+        if (c.mode != mode || c.thread_percentage != 0 || c.processes.size() != 1) continue;
         const double util = calib::mean_gpu_util_pct(c);
         if (util < 0)
           throw InputError(file, "/duty_cycle",
@@ -96,7 +111,7 @@ std::string duty_cycle_validation_report(const std::vector<std::string>& raw_fil
         solo[c.processes[0].duty] = Solo{calib::solo_kernel_ns(c.processes[0]), std::clamp(util / 100, 0.01, 1.0)};
       }
       if (solo.empty()) continue;
-      const auto under_test = make_validation_policy(raw.gpu, sharing_of(mode));
+      const auto under_test = make_validation_policy(raw.gpu, sharing_of(mode, thread_percentage));
       const auto alone_of = [&](double duty) -> const Solo& {
         const auto it = solo.find(duty);
         if (it == solo.end()) {
@@ -118,18 +133,19 @@ std::string duty_cycle_validation_report(const std::vector<std::string>& raw_fil
       };
       std::map<std::pair<std::size_t, std::string>, Row> by_size;
       for (const calib::DutyCase& c : raw.duty_cycle->cases) {
-        if (c.mode != mode || c.processes.size() < 2) continue;
+        const std::size_t smallest = thread_percentage > 0 ? 1 : 2;
+        if (c.mode != mode || c.thread_percentage != thread_percentage || c.processes.size() < smallest) continue;
         Row& row = by_size[{c.processes.size(), c.host_phases}];
         row.gpu = raw.gpu;
         row.phase_ms = phase_ms;
-        row.sharing = sharing_name(mode);
+        row.sharing = sharing_name(mode, thread_percentage);
         row.host_phases = c.host_phases;
         row.role = formula_role(raw, mode);
         row.size = c.processes.size();
         const std::vector<double> smi = predict(c, DutySource::NvidiaSmi);
         const std::vector<double> set = predict(c, DutySource::Set);
         const std::vector<double> ignored = predict(c, DutySource::Ignored);
-        Detail detail{raw.gpu, phase_ms, sharing_name(mode), c.host_phases, "", {}, {}, {}};
+        Detail detail{raw.gpu, phase_ms, sharing_name(mode, thread_percentage), c.host_phases, "", {}, {}, {}};
         std::vector<double> duties;
         for (std::size_t i = 0; i < c.processes.size(); ++i) {
           const calib::DutyProcess& p = c.processes[i];

@@ -166,6 +166,12 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1.0, 1000.0));
     sub->add_option("--kernel-us", kernel_us, "Duty-cycle probe: one kernel alone, microseconds")
         ->check(CLI::Range(50.0, 100000.0));
+    if (name == "duty") {
+      sub->add_option("--mps-thread-percentage", run.duty_mps_thread_percentage,
+                      "Duty-cycle probe: run only the MPS cases, each client with this "
+                      "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE (a client's own limit, not a device setting)")
+          ->check(CLI::Range(1, 100));
+    }
     sub->add_option("--sms", sms_text, "SM counts for scaling, comma-separated (default: MIG sizes and 100/n %)");
     measuring.push_back(sub);
   }
@@ -219,6 +225,7 @@ int main(int argc, char** argv) {
   worker->add_option("--host-ns", w.host_ns);
   worker->add_flag("--fixed-host", w.fixed_host);
   worker->add_option("--seed", w.seed);
+  worker->add_option("--blocks", w.blocks);
   worker->add_option("--out", w.out)->required();
 
   try {

@@ -572,20 +572,24 @@ ordered_json measure_duty(const RunOptions& o, const gpu::DeviceInfo& device) {
     section["skipped"].push_back({{"what", "nvidia-smi samples"}, {"reason", "nvidia-smi is not on PATH"}});
   }
   const std::int64_t busy_ns = kernel.kernel_ns * kernels_per_phase;
+  const int blocks = device.sm_count * 4;  // as tune_duty_kernel launched them (duty_cycle.cu)
+  section["blocks"] = blocks;
   std::uint64_t seed = 1;
 
-  // Runs one set in `mode`; false (with the reason recorded) when a worker failed.
+  // Runs one set in `mode`; false (with the reason recorded) when a worker failed. `thread_percentage`:
+  // the MPS clients' CUDA_MPS_ACTIVE_THREAD_PERCENTAGE, already in `env`; 0 when not set.
   auto run_set = [&](const std::string& mode, const std::vector<double>& duties, bool fixed_host,
-                     const Environment& env) {
+                     const Environment& env, int thread_percentage = 0) {
     std::vector<Worker> workers;
     for (std::size_t i = 0; i < duties.size(); ++i) {
       const std::string out = dir.path + "/duty-" + std::to_string(i) + ".json";
       const auto host_ns =
           static_cast<std::int64_t>(std::llround(static_cast<double>(busy_ns) * (1.0 - duties[i]) / duties[i]));
       auto args = base_args("duty", o, out);
-      args.insert(args.end(), {"--iterations", std::to_string(kernel.iterations), "--kernels",
-                               std::to_string(kernels_per_phase), "--host-ns", std::to_string(host_ns), "--seconds",
-                               std::to_string(o.seconds), "--seed", std::to_string(seed++)});
+      args.insert(args.end(),
+                  {"--iterations", std::to_string(kernel.iterations), "--kernels", std::to_string(kernels_per_phase),
+                   "--host-ns", std::to_string(host_ns), "--seconds", std::to_string(o.seconds), "--seed",
+                   std::to_string(seed++), "--blocks", std::to_string(blocks)});
       if (fixed_host) args.push_back("--fixed-host");
       workers.push_back(spawn(args, out, env));
     }
@@ -601,6 +605,7 @@ ordered_json measure_duty(const RunOptions& o, const gpu::DeviceInfo& device) {
     c["mode"] = mode;
     c["host_phases"] = fixed_host ? "fixed" : "exponential";
     c["duties"] = duties;
+    if (thread_percentage > 0) c["mps_active_thread_percentage"] = thread_percentage;
     c["processes"] = ordered_json::array();
     for (const Worker& w : workers) c["processes"].push_back(read_worker_output(w.out));
     c["nvidia_smi"] = smi.samples();
@@ -608,6 +613,28 @@ ordered_json measure_duty(const RunOptions& o, const gpu::DeviceInfo& device) {
     return true;
   };
 
+  if (o.duty_mps_thread_percentage > 0) {
+    // The SM cap with duty cycles (docs/models.md "Duty cycles", MPS): every set with each client
+    // capped, after each duty alone uncapped, the reference a capped client's speed is relative to.
+    section["skipped"].push_back({{"mode", "processes"}, {"reason", "--mps-thread-percentage: MPS clients only"}});
+    MpsDaemon mps(dir.path);
+    if (!mps.started()) {
+      section["skipped"].push_back({{"mode", "mps"}, {"reason", mps.reason()}});
+      return section;
+    }
+    const int percentage = o.duty_mps_thread_percentage;
+    Environment capped = mps.env();
+    capped.set.emplace_back("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", std::to_string(percentage));
+    std::cerr << "sharesim-calibrate: duty-cycle probe, MPS clients, alone uncapped then capped at " << percentage
+              << "%\n";
+    for (const auto& set : duty_sets()) {
+      if (set.size() == 1 && !run_set("mps", set, false, mps.env())) return section;
+    }
+    for (const auto& set : duty_sets()) {
+      if (!run_set("mps", set, false, capped, percentage)) return section;
+    }
+    return section;
+  }
   for_each_process_mode(o, device, dir.path, section, "duty-cycle probe",
                         [&](const std::string& mode, const Environment& env) {
                           for (const auto& set : duty_sets()) {
@@ -753,6 +780,7 @@ int run_worker(const WorkerOptions& w) {
     d.exponential_host = !w.fixed_host;
     d.duration_ns = static_cast<std::int64_t>(w.seconds * 1e9);
     d.seed = w.seed;
+    d.blocks = w.blocks;
     const gpu::DutyLog log = gpu::run_duty_cycle(w.device, d);
     result["host_mean_ns"] = w.host_ns;
     result["window_ns"] = log.window_end - log.window_begin;
@@ -760,6 +788,7 @@ int run_worker(const WorkerOptions& w) {
     result["kernels"] = log.kernels;
     result["busy_ns"] = log.busy_ns;
     result["host_ns"] = log.host_ns;
+    result["sms_visible"] = log.sms_visible;
   } else if (w.role == "stress") {
     result["throughput"] = gpu::run_stressors(w.device, {w.stressor}, w.seconds).at(0);
   } else {

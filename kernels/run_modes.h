@@ -23,6 +23,9 @@ struct RunOptions {
   std::vector<int> sms;                   // SM counts for scaling; empty: MIG slice sizes and 100/n % of the SMs
   std::int64_t duty_busy_ns = 20000000;   // duty-cycle probe: mean GPU phase alone
   std::int64_t duty_kernel_ns = 1000000;  // duty-cycle probe: one kernel alone
+  // Duty-cycle probe: CUDA_MPS_ACTIVE_THREAD_PERCENTAGE of every MPS client (a client-side
+  // variable, never a device setting); 0 = not set. When set, only the MPS cases run.
+  int duty_mps_thread_percentage = 0;
 };
 
 // Runs `mode` ("probe", "corun", "scaling", "basics", "duty" or "all") and writes the raw file.
@@ -53,6 +56,7 @@ struct WorkerOptions {
   std::int64_t host_ns = 0;
   bool fixed_host = false;
   std::uint64_t seed = 1;
+  int blocks = 0;  // duty role: blocks per kernel (0: 4 per SM the worker sees)
 };
 
 // A child process: prepares its context, writes 'R' to stdout, waits for a byte on stdin, runs

@@ -54,10 +54,14 @@ DutyLog run_duty_cycle(int device, const DutyOptions& options) {
   const cudaDeviceProp prop = use_device(device);
   DeviceBuffer<float> sink(16);
   Stream stream;
-  const int blocks = prop.multiProcessorCount * 4;
+  // An MPS client under CUDA_MPS_ACTIVE_THREAD_PERCENTAGE sees only its share of the SMs in its
+  // device properties: the parent passes the whole device's count, so every client launches the
+  // same work and a cap shows as a longer kernel, not as a smaller one.
+  const int blocks = options.blocks > 0 ? options.blocks : prop.multiProcessorCount * 4;
   std::mt19937_64 rng(options.seed);
   std::exponential_distribution<double> exponential(1.0);
   DutyLog log;
+  log.sms_visible = prop.multiProcessorCount;
   auto spin_until = [](std::int64_t deadline) {
     while (now_ns() < deadline) {
     }

@@ -97,6 +97,7 @@ struct DutyOptions {
   bool exponential_host = true;   // host phases drawn exponential (else all equal to the mean)
   std::int64_t duration_ns = 0;
   std::uint64_t seed = 1;
+  int blocks = 0;  // blocks per kernel; 0: 4 per SM this process sees
 };
 struct DutyLog {
   std::int64_t window_begin = 0;  // steady-clock ns
@@ -105,6 +106,7 @@ struct DutyLog {
   std::int64_t kernels = 0;
   std::int64_t busy_ns = 0;  // wall time of the GPU phases (launch to synchronize)
   std::int64_t host_ns = 0;  // wall time of the host phases
+  int sms_visible = 0;       // the SM count this process's device properties give
 };
 // Cycles of GPU phase and host phase for `duration_ns`, after a random offset.
 DutyLog run_duty_cycle(int device, const DutyOptions& options);

@@ -23,6 +23,7 @@ struct DutyProcess {
 struct DutyCase {
   std::string mode;         // "processes" (time-sliced) or "mps"
   std::string host_phases;  // "exponential" or "fixed"
+  int thread_percentage = 0;  // MPS clients' CUDA_MPS_ACTIVE_THREAD_PERCENTAGE; 0: not set
   std::vector<DutyProcess> processes;
   // nvidia-smi every 100 ms while the case ran: utilization.gpu %, utilization.memory %, memory.used MiB.
   std::vector<std::array<double, 3>> nvidia_smi;

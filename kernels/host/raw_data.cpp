@@ -179,6 +179,13 @@ RawDutyCycle read_duty_cycle(const JsonReader& in, const nlohmann::json& section
       in.fail(pointer_append(p, "host_phases"),
               "expected \"exponential\" or \"fixed\", found \"" + c.host_phases + "\"");
     }
+    if (in.has(cases[i], "mps_active_thread_percentage")) {
+      c.thread_percentage = static_cast<int>(in.integer_in(cases[i], p, "mps_active_thread_percentage", 1, 100));
+      if (c.mode != "mps") {
+        in.fail(pointer_append(p, "mps_active_thread_percentage"),
+                "expected a thread percentage only on an \"mps\" case, found one on \"" + c.mode + "\"");
+      }
+    }
     const std::vector<double> duties = in.number_array(cases[i], p, "duties", 0);
     const std::string processes_pointer = pointer_append(p, "processes");
     const nlohmann::json& processes = in.array(in.member(cases[i], p, "processes"), processes_pointer);

@@ -198,6 +198,34 @@ TEST(DutyCycleValidation, TableInDocsMatchesARecomputation) {
   EXPECT_EQ(lines_found_in_validation_doc(report), 2 + 3 * 5 + 2 + 3 * 45);
 }
 
+// The MPS thread-cap runs (2026-11-29): every capped case, alone too, against the uncapped alone
+// runs, predicted by the mps policy with the case's active_thread_percentage.
+TEST(DutyCycleValidation, ThreadCapTableInDocsMatchesARecomputation) {
+  const std::string raw = kSourceDir + "/results/calibration/raw/";
+  const std::string report = duty_cycle_validation_report(
+      {raw + "H200-141GB-duty-mps75-20261129.json", raw + "H200-141GB-duty-mps25-20261129.json"});
+  EXPECT_NE(report.find("| H200-141GB | 20 | MPS, 25% threads | 2 | exponential | 30 |"), std::string::npos) << report;
+  // summary: header, rule, 3 rows (1, 2, 3 co-runners) per file; cases: header, rule, 26 per file
+  EXPECT_EQ(lines_found_in_validation_doc(report), 2 + 2 * 3 + 2 + 2 * 26);
+}
+
+TEST(DutyCycleValidation, AThreadPercentageOnATimeSlicedCaseIsAnInputError) {
+  std::ifstream in(kSourceDir + "/results/calibration/raw/H100-80GB-duty-20261125.json");
+  nlohmann::json raw = nlohmann::json::parse(in);
+  raw["duty_cycle"]["cases"][0]["mps_active_thread_percentage"] = 50;  // a time-sliced case
+  const std::string path = ::testing::TempDir() + "duty-capped-processes.json";
+  std::ofstream(path) << raw.dump();
+  try {
+    duty_cycle_validation_report({path});
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("/duty_cycle/cases/0/mps_active_thread_percentage: expected a thread "
+                                         "percentage only on an \"mps\" case, found one on \"processes\""),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(DutyCycleValidation, APairWithoutItsAloneRunIsAnInputError) {
   std::ifstream in(kSourceDir + "/results/calibration/raw/H100-80GB-duty-20261125.json");
   nlohmann::json raw = nlohmann::json::parse(in);
