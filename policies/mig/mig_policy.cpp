@@ -196,8 +196,8 @@ MigPolicy::OnInstance MigPolicy::on_instance(const PhaseDemand& demand, std::siz
     // It is the whole workload's speed (MISO's iteration latency, host work included), so the
     // duty cycle stays as it is.
     if (const std::optional<double> relative = measured_speed_(demand.profile, model_.id, profile.name)) {
-      return {u, *relative * mig_instance_speed(demand.sm, demand.bw, model_, *settings_.gpu,
-                                                settings_.gpu->full_instance())};
+      return {u, *relative *
+                     mig_instance_speed(demand.sm, demand.bw, model_, *settings_.gpu, settings_.gpu->full_instance())};
     }
   }
   // The instance's share of the GPU slows the GPU phases only: the host phases use no SMs and

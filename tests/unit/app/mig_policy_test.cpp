@@ -126,12 +126,12 @@ TEST(Mig, TimeSlicedPodsOfAnInstanceTakeTurnsOnlyWhileTheirSlowedGpuPhasesOverla
   // Two pods busy half the time on one 3g.40gb instance of replicas 2: their GPU phases last
   // 1/s times longer there, so each has GPU work queued u' = (u/s) / ((1-u) + u/s) of its time
   // on the instance, and the pair's turn-taking (docs/models.md "Duty cycles") uses u'.
-  const auto run = run_text(
-      shared_scenario(
-          1, 1, R"({"policy": "mig", "strategy": "mixed", "layout": ["3g.40gb"], "timeslice": {"replicas": 2}})",
-          jobs_workload({{"a", 0, 10, R"({"gpu_resource": "nvidia.com/mig-3g.40gb", "demand": {"sm": 1.0, "duty": 0.5}})"},
-                         {"b", 0, 10, R"({"gpu_resource": "nvidia.com/mig-3g.40gb", "demand": {"sm": 1.0, "duty": 0.5}})"}}),
-          "", "H100-80GB"));
+  const auto run = run_text(shared_scenario(
+      1, 1, R"({"policy": "mig", "strategy": "mixed", "layout": ["3g.40gb"], "timeslice": {"replicas": 2}})",
+      jobs_workload(
+          {{"a", 0, 10, R"({"gpu_resource": "nvidia.com/mig-3g.40gb", "demand": {"sm": 1.0, "duty": 0.5}})"},
+           {"b", 0, 10, R"({"gpu_resource": "nvidia.com/mig-3g.40gb", "demand": {"sm": 1.0, "duty": 0.5}})"}}),
+      "", "H100-80GB"));
   const double s = instance_speed("H100-80GB", "3g.40gb", 1.0, 0.5);
   const double cycle = 0.5 + 0.5 / s;
   const double u = (0.5 / s) / cycle;

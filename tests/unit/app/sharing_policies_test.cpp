@@ -74,9 +74,9 @@ TEST(Timeslice, TwoReplicasWithoutTheFlagGiveNoMoreCompute) {
 TEST(Timeslice, ReplicasOfTwoGpusAreNotNotedAsGivingNoExtraCompute) {
   // 2 GPUs of 2 replicas, one taken: the 2-replica pod gets one replica of each GPU and runs on
   // both (its work done on GPU 1 too). The note said "no extra compute" from the request alone.
-  const auto spread = run_text(shared_scenario(
-      1, 2, R"({"policy": "timeslice", "replicas": 2})",
-      jobs_workload({{"one", 0, 100, R"({"gpus": 1})"}, {"two", 0, 100, R"({"gpus": 2})"}})));
+  const auto spread =
+      run_text(shared_scenario(1, 2, R"({"policy": "timeslice", "replicas": 2})",
+                               jobs_workload({{"one", 0, 100, R"({"gpus": 1})"}, {"two", 0, 100, R"({"gpus": 2})"}})));
   const JobRecord& two = job_named(spread->runtime(), "two-0");
   ASSERT_EQ(two.state, JobState::Completed);
   EXPECT_EQ(two.gpu_devices, 2u);
