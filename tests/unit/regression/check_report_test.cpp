@@ -9,39 +9,19 @@
 #include <fstream>
 
 #include "sim/input/input_error.h"
+#include "tests/unit/regression/scratch_dir_test.h"
 
 namespace sharesim {
 namespace {
 
 namespace fs = std::filesystem;
 
-class CheckReportTest : public ::testing::Test {
+class CheckReportTest : public testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    root_ = fs::temp_directory_path() / ("sharesim-check-report-" + std::to_string(::getpid()));
-    fs::remove_all(root_);
-  }
-  void TearDown() override { fs::remove_all(root_); }
-
-  std::string write(const std::string& dir, const std::string& name, const std::string& text) {
-    fs::create_directories(root_ / dir);
-    std::ofstream(root_ / dir / name) << text;
-    return (root_ / dir).string();
-  }
-
-  fs::path root_;
+  CheckReportTest() : ScratchDirTest("sharesim-check-report-") {}
 };
 
-// The message of the InputError that `call` throws ("" when it throws none).
-template <typename Call>
-std::string input_error(const Call& call) {
-  try {
-    call();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::input_error;
 
 // Every report path is checked before any is written.
 TEST_F(CheckReportTest, ReportPathsAreCheckedBeforeAnyIsWritten) {

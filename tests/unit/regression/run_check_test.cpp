@@ -9,25 +9,16 @@
 #include <fstream>
 
 #include "sim/input/input_error.h"
+#include "tests/unit/regression/scratch_dir_test.h"
 
 namespace sharesim {
 namespace {
 
 namespace fs = std::filesystem;
 
-class RunCheckTest : public ::testing::Test {
+class RunCheckTest : public testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    root_ = fs::temp_directory_path() / ("sharesim-check-" + std::to_string(::getpid()));
-    fs::remove_all(root_);
-  }
-  void TearDown() override { fs::remove_all(root_); }
-
-  std::string write(const std::string& dir, const std::string& name, const std::string& text) {
-    fs::create_directories(root_ / dir);
-    std::ofstream(root_ / dir / name) << text;
-    return (root_ / dir).string();
-  }
+  RunCheckTest() : ScratchDirTest("sharesim-check-") {}
   std::string summary(const std::string& dir, int completed, double jct_p50, double utilization,
                       const std::string& extra = "") {
     return write(dir, "summary.json",
@@ -46,8 +37,6 @@ class RunCheckTest : public ::testing::Test {
     }
     throw std::runtime_error("no row " + name);
   }
-
-  fs::path root_;
 };
 
 TEST_F(RunCheckTest, FlattensMetricsNamingArrayElements) {
@@ -342,16 +331,7 @@ TEST_F(RunCheckTest, UpdateCopiesTheRunIntoTheBaseline) {
 
 // Audit of 2026-11-29: the defects below each passed a check that should have failed or exited 2.
 
-// The message of the InputError that `call` throws ("" when it throws none).
-template <typename Call>
-std::string input_error(const Call& call) {
-  try {
-    call();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::input_error;
 
 // A sweep over cost.gpu_hour (a scenario key that looks like a metric path): sharesim sweep's
 // aggregate.json lists the metrics, so the grid column is configuration, and a doubled total
