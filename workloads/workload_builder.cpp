@@ -514,7 +514,8 @@ std::unique_ptr<JobSource> make_trace(const nlohmann::json& spec, WorkloadContex
   }
   std::unique_ptr<TraceRowReader> reader;
   if (format == "openb") {
-    const OpenbModelTable models = openb_model_table(spec.value("gpu_models", nlohmann::json::object()));
+    const OpenbModelTable models =
+        openb_model_table(spec.value("gpu_models", nlohmann::json::object()), context.scenario_file, pointer + "/gpu_models");
     for (const auto& [code, id] : models) {
       if (context.catalog.find(id) == nullptr) {
         throw InputError(context.scenario_file, pointer + "/gpu_models/" + code,

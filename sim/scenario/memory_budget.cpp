@@ -123,7 +123,7 @@ void check_memory_budget(const Json& document, const std::string& origin) {
   const double limit_bytes = limit_gib * 1024.0 * 1024.0 * 1024.0;
   if (estimate.bytes <= limit_bytes) return;
   char counts[160];
-  std::snprintf(counts, sizeof counts, "%.3g GPUs, %.3g jobs of %.3g pods, %.3g time-series samples", estimate.gpus,
+  std::snprintf(counts, sizeof counts, "%.3g GPUs, %.3g jobs, %.3g pods, %.3g time-series samples", estimate.gpus,
                 estimate.jobs, estimate.pods, estimate.samples);
   throw InputError(origin, estimate.largest_pointer,
                    "this scenario needs about " + gib_text(estimate.bytes) + " of memory (" + counts +

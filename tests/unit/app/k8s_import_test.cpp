@@ -828,7 +828,7 @@ TEST(K8sImport, MessagesStateTheRuleThatWasBroken) {
   const std::string empty = temp_file("no-containers.yaml", "kind: Pod\nmetadata: {name: p}\nspec: {containers: []}\n");
   EXPECT_EQ(import_error(inputs_of(nodes, "", "", {empty})),
             empty + ": document 1, /spec/containers: expected at least one container, found an empty list");
-  // replicas past int32 reached the memory budget ("1e+11 jobs of 1e+11 pods"); the API refuses it.
+  // replicas past int32 reached the memory budget ("1e+11 jobs, 1e+11 pods"); the API refuses it.
   const std::string many = temp_file("replicas-big.yaml",
                                      "kind: Deployment\nmetadata: {name: d}\nspec:\n  replicas: 99999999999\n"
                                      "  template:\n    spec: {containers: [{name: c}]}\n");

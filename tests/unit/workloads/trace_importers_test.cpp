@@ -526,12 +526,11 @@ TEST(OpenbImporter, GpuModelsKeysMustBeOpenbModelNames) {
             }),
             "s.json: /workload/trace/gpu_models/ZZ: expected a GPU model name of the openb trace (\"A10\", \"G1\", "
             "\"G2\", \"G3\", \"P100\", \"T4\", \"V100M16\", \"V100M32\"), found \"ZZ\"");
-  // A scenario's key is refused too (workload_builder.cpp does not yet pass the scenario file and
-  // pointer, so only the key is checked here, not where the message says it is).
+  // A scenario's key is refused too, at its place in the scenario file.
   EXPECT_NE(input_error_of([] {
               BuiltWorkload(trace_workload(
                   {{"format", "openb"}, {"path", "openb_small.csv"}, {"gpu_models", {{"ZZ", "A100-80GB"}}}}));
-            }).find("/ZZ: expected a GPU model name of the openb trace"),
+            }).find("scenario.json: /workload/trace/gpu_models/ZZ: expected a GPU model name of the openb trace"),
             std::string::npos);
 }
 
