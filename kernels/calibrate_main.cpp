@@ -250,6 +250,9 @@ int main(int argc, char** argv) {
       run.duty_busy_ns = static_cast<std::int64_t>(busy_ms * 1e6);
       run.duty_kernel_ns = static_cast<std::int64_t>(kernel_us * 1e3);
       if (!sms_text.empty()) run.sms = parse_sm_list(sms_text);
+      // Bad options before the device query: no GPU time (and no "no device" exit) hides them.
+      if (!run.gpu.empty()) require_catalog_gpu(run.gpu);
+      require_writable_output(run.out);
       const gpu::DeviceInfo device = gpu::query_device(run.device);
       if (!device.visible) {
         std::cerr << "sharesim-calibrate: no CUDA device visible: " << device.why_not << "\n";

@@ -29,6 +29,7 @@
 #include "kernels/host/file_write.h"
 #include "kernels/host/json_read.h"
 #include "kernels/host/raw_data.h"
+#include "sim/cluster/gpu_catalog.h"
 
 namespace sharesim::calib {
 
@@ -42,6 +43,37 @@ std::string catalog_id_for(const std::string& name) {
   if (has("H100") && (has("80GB") || has("HBM3"))) return "H100-80GB";
   if (has("H200")) return "H200-141GB";
   return "";
+}
+
+void require_writable_output(const std::string& path) {
+  if (path.empty()) throw CalibError("-o", "", "expected the path of a file to write, found an empty path");
+  const fs::path target(path);
+  const fs::path parent = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+  std::error_code ec;
+  if (fs::is_directory(target, ec)) throw CalibError(path, "", "cannot write the file: it is a directory");
+  if (!fs::exists(parent, ec)) {
+    throw CalibError(path, "", "cannot write the file: directory " + parent.string() + " does not exist");
+  }
+  if (!fs::is_directory(parent, ec)) {
+    throw CalibError(path, "", "cannot write the file: " + parent.string() + " is not a directory");
+  }
+  // Permissions, a read-only or pseudo file system: create and remove a file beside the target.
+  const fs::path probe = parent / ("." + target.filename().string() + ".probe" + std::to_string(getpid()));
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    const std::string reason = std::strerror(errno);
+    throw CalibError(path, "",
+                     "cannot write the file: cannot create a file in " + parent.string() + " (" + reason + ")");
+  }
+  ::close(fd);
+  fs::remove(probe, ec);
+}
+
+void require_catalog_gpu(const std::string& id) {
+  const GpuCatalog& catalog = GpuCatalog::builtin();
+  if (catalog.find(id) == nullptr || catalog.find(id)->id != id) {
+    throw CalibError("--gpu", "", unknown_gpu_model_problem(id, catalog));
+  }
 }
 
 std::vector<int> default_sm_counts(const gpu::DeviceInfo& device) {
@@ -688,17 +720,14 @@ ordered_json measure_basics(const RunOptions& o) {
 
 int run_measurements(const std::string& mode, const RunOptions& o, const gpu::DeviceInfo& device) {
   signal(SIGPIPE, SIG_IGN);  // a worker that died must not kill us when we write its start byte
+  if (!o.gpu.empty()) require_catalog_gpu(o.gpu);
   const std::string gpu_id = o.gpu.empty() ? catalog_id_for(device.name) : o.gpu;
   if (gpu_id.empty()) {
     throw CalibError(
         "--gpu", "",
         "the device \"" + device.name + "\" is not one sharesim knows by name; give its catalog id (sharesim gpus)");
   }
-  // Fail on an unwritable output before spending GPU time.
-  const fs::path parent = fs::path(o.out).parent_path();
-  if (!parent.empty() && !fs::is_directory(parent)) {
-    throw CalibError(o.out, "", "cannot write the file: directory " + parent.string() + " does not exist");
-  }
+  require_writable_output(o.out);  // main checks it before the device query; again here for other callers
   ordered_json raw;
   raw["format"] = kRawFormat;
   raw["gpu"] = gpu_id;

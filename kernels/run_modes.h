@@ -34,6 +34,14 @@ struct RunOptions {
 // failure (of the one mode, or of every section of "all") and CalibError for bad options.
 int run_measurements(const std::string& mode, const RunOptions& options, const gpu::DeviceInfo& device);
 
+// Throws CalibError naming `path` unless a file can be written there: the path is empty or a
+// directory, its directory is missing or a file, or no file can be created in it (permissions, a
+// read-only or pseudo file system such as /proc). Measuring modes call it before the device query.
+void require_writable_output(const std::string& path);
+
+// Throws CalibError at --gpu unless `id` is a GPU catalog id (sharesim gpus).
+void require_catalog_gpu(const std::string& id);
+
 // Catalog id for a CUDA device name ("NVIDIA H100 80GB HBM3" -> "H100-80GB"); empty if unknown.
 std::string catalog_id_for(const std::string& device_name);
 

@@ -53,6 +53,26 @@ for mode in probe corun scaling basics duty all; do
   fi
 done
 
+# --- Bad options of a measuring mode are refused before the device query (exit 2, not 3), so
+# that no GPU time is spent on a run that cannot write its file or names no catalog GPU.
+mkdir -p outdir && : >afile
+for case in "outdir|outdir: cannot write the file: it is a directory" \
+            "/proc/z.json|/proc/z.json: cannot write the file: cannot create a file in /proc" \
+            "afile/x.json|afile/x.json: cannot write the file: afile is not a directory" \
+            "nodir/x.json|nodir/x.json: cannot write the file: directory nodir does not exist"; do
+  out=${case%%|*}
+  if CUDA_VISIBLE_DEVICES="" run 2 "basics -o $out is refused up front" basics -o "$out"; then
+    one_line "basics -o $out: one line" "sharesim-calibrate: error: ${case#*|}"
+  fi
+done
+if CUDA_VISIBLE_DEVICES="" run 2 "basics --gpu Z100 is refused up front" basics --gpu Z100 -o z.json; then
+  one_line "basics --gpu Z100: one line" 'sharesim-calibrate: error: --gpu: unknown GPU model "Z100"'
+  [[ -e z.json ]] && bad "basics --gpu Z100 writes nothing" "z.json exists"
+fi
+CUDA_VISIBLE_DEVICES="" run 3 "basics --gpu H200-141GB with a writable -o still exits 3 without a GPU" \
+  basics --gpu H200-141GB -o ok.json && ok "a catalog --gpu and a writable -o reach the device query"
+ls -a | grep -q probe && bad "the output probe leaves nothing behind" "$(ls -a | grep probe)"
+
 # --- --version: the program, the version and the commit it was built from (apps/build_info.h).
 if run 0 "--version exits 0" --version; then
   if grep -Eq '^sharesim-calibrate [0-9]+\.[0-9]+\.[0-9]+ \(commit [^ )]+\)$' out.txt; then
@@ -116,6 +136,15 @@ run 2 "fit of a raw file with a reversed gap" fit bad-raw.json -o p.json --base 
   one_line "reversed gap: file and JSON pointer" \
     "sharesim-calibrate: error: bad-raw.json: /timeslice/runs/1/contexts/2/gaps_ns/3: expected 0 <= begin_ns <= end_ns"
 [[ -e p.json ]] && bad "a failed fit writes nothing" "p.json exists"
+
+sed 's/"gpu": "H100-80GB"/"gpu": "Z100"/' raw.json >raw-z.json
+for base in H100-80GB default; do
+  run 2 "fit of a raw file whose /gpu is no catalog id (base $base)" fit raw-z.json -o zf.json \
+    --base "$src/results/calibration/$base.json" &&
+    one_line "raw /gpu Z100 is blamed on the raw file (base $base)" \
+      'sharesim-calibrate: error: raw-z.json: /gpu: unknown GPU model "Z100"'
+done
+[[ -e zf.json ]] && bad "a fit of a raw file for no catalog GPU writes nothing" "zf.json exists"
 
 if run 0 "fit of synthetic measurements" fit raw.json -o fitted.json --base "$src/results/calibration/H100-80GB.json"; then
   ok "fit of synthetic measurements"

@@ -146,10 +146,14 @@ TEST(RawData, BadFilesNameThePointerAndWhatWasExpected) {
   raw["timeslice"]["threshold_ns"] = 1000;
   EXPECT_NE(raw_problem(raw).find("/timeslice/threshold_ns: expected an integer from 2000"), std::string::npos);
   raw = synthetic_raw();
+  raw["gpu"] = "Z100";  // fit would otherwise blame the base profile, or fit a profile for no GPU
+  EXPECT_EQ(raw_problem(raw).rfind("raw.json: /gpu: unknown GPU model \"Z100\"", 0), 0u) << raw_problem(raw);
+  raw = synthetic_raw();
   raw.erase("device");
   EXPECT_EQ(raw_problem(raw), "raw.json: /device: required key is missing");
   EXPECT_NE(
-      raw_problem(json{{"format", kRawFormat}, {"gpu", "x"}, {"date", "d"}, {"device", synthetic_raw()["device"]}})
+      raw_problem(
+          json{{"format", kRawFormat}, {"gpu", "H100-80GB"}, {"date", "d"}, {"device", synthetic_raw()["device"]}})
           .find("no measurement section"),
       std::string::npos);
 }
