@@ -99,6 +99,35 @@ nlohmann::json checked_metrics(const JsonFile& summary) {
   for (const char* cause : {"oom", "fault", "admission_error"})
     summary.count_member(killed, "/metrics/jobs/killed", cause);
   if (const Json* cost = JsonFile::find(metrics, "cost")) summary.object(*cost, "/metrics/cost", "an object");
+  // Every figure the table shows is a number or null (a figure that does not apply): summary.json
+  // has no strings among them, and its only arrays are jobs/by_origin and gpus/by_pool.
+  for (const char* section : {"jobs", "gpus", "cost"}) {
+    const Json* figures = JsonFile::find(metrics, section);
+    if (figures == nullptr) continue;  // cost may be absent
+    const std::string at = pointer_append("/metrics", section);
+    for (const auto& [key, value] : figures->items()) {
+      const std::string figure = pointer_append(at, key);
+      if (value.is_array() && ((std::string_view(section) == "jobs" && key == "by_origin") ||
+                               (std::string_view(section) == "gpus" && key == "by_pool"))) {
+        continue;  // per origin and per pool: not in the table
+      }
+      if (value.is_object()) {
+        const bool kill_counts = std::string_view(section) == "jobs" && key == "killed";
+        if (!kill_counts && !value.contains("p50")) {
+          summary.fail(figure, "a figure (a number or null) or statistics (an object with p50)", &value);
+        }
+        for (const auto& [name, item] : value.items()) {
+          if (kill_counts) {
+            summary.count_member(value, figure, name.c_str());
+          } else if (!item.is_number() && !item.is_null()) {
+            summary.fail(pointer_append(figure, name), "a number or null", &item);
+          }
+        }
+      } else if (!value.is_number() && !value.is_null()) {
+        summary.fail(figure, "a number or null", &value);
+      }
+    }
+  }
   if (const Json* services = JsonFile::find(metrics, "services")) {
     if (!services->is_array()) summary.fail("/metrics/services", "an array of services", services);
     for (std::size_t i = 0; i < services->size(); ++i) {
@@ -109,6 +138,18 @@ nlohmann::json checked_metrics(const JsonFile& summary) {
         summary.fail(pointer_append(at, "origin"), "a service's origin (a string)", origin);
       if (const Json* latency = JsonFile::find(service, "latency_s")) {
         summary.object(*latency, pointer_append(at, "latency_s"), "an object of latency statistics");
+        for (const char* stat : {"p50", "p99"}) {
+          const Json* figure = JsonFile::find(*latency, stat);
+          if (figure != nullptr && !figure->is_number() && !figure->is_null()) {
+            summary.fail(pointer_append(pointer_append(at, "latency_s"), stat), "a number or null", figure);
+          }
+        }
+      }
+      for (const char* key : {"requests", "slo_attainment"}) {
+        const Json* figure = JsonFile::find(service, key);
+        if (figure != nullptr && !figure->is_number() && !figure->is_null()) {
+          summary.fail(pointer_append(at, key), "a number or null", figure);
+        }
       }
       const Json* slo = JsonFile::find(service, "slo_s");
       if (slo != nullptr && !slo->is_null() && !slo->is_number()) {
