@@ -3,6 +3,8 @@
 #include <charconv>
 #include <limits>
 
+#include "sim/input/error_text.h"
+
 namespace sharesim {
 
 std::string pointer_append(std::string_view base, std::string_view token) {
@@ -48,6 +50,18 @@ std::vector<std::string> pointer_tokens(std::string_view pointer) {
   return tokens;
 }
 
+std::optional<std::size_t> array_index(std::string_view token) {
+  if (token.empty() || (token.size() > 1 && token.front() == '0')) return std::nullopt;
+  std::size_t index = 0;
+  const auto [end, error] = std::from_chars(token.data(), token.data() + token.size(), index);
+  if (error != std::errc{} || end != token.data() + token.size()) return std::nullopt;
+  return index;
+}
+
+std::string array_index_problem(std::string_view token) {
+  return "expected an array index (0 or digits without a leading zero), found " + quote(std::string(token));
+}
+
 bool pointer_within(std::string_view pointer, std::string_view ancestor) {
   if (pointer.size() < ancestor.size() || pointer.substr(0, ancestor.size()) != ancestor) return false;
   return pointer.size() == ancestor.size() || pointer[ancestor.size()] == '/';
@@ -74,11 +88,9 @@ std::vector<std::size_t> document_position(const nlohmann::ordered_json& documen
         }
       }
     } else if (node->is_array()) {
-      std::size_t index = 0;
-      const auto [end, error] = std::from_chars(token.data(), token.data() + token.size(), index);
-      if (error == std::errc{} && end == token.data() + token.size() && index < node->size()) {
-        step = index;
-        child = &(*node)[index];
+      if (const std::optional<std::size_t> index = array_index(token); index && *index < node->size()) {
+        step = *index;
+        child = &(*node)[*index];
       }
     }
     position.push_back(step);

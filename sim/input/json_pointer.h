@@ -3,6 +3,7 @@
 // the order in which errors are reported (the first one in the file wins).
 #include <cstddef>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,13 @@ std::string pointer_append(std::string_view base, std::size_t index);
 
 // "/a/b~1c" -> {"a", "b/c"}; "" -> {}. Precondition: empty or starts with '/'.
 std::vector<std::string> pointer_tokens(std::string_view pointer);
+
+// The array index a token names (RFC 6901: "0", or digits without a leading zero), or nullopt
+// ("00", "01", "-1", "x", "").
+std::optional<std::size_t> array_index(std::string_view token);
+// The problem of a token that names no array index: `expected an array index (0 or digits
+// without a leading zero), found "00"`.
+std::string array_index_problem(std::string_view token);
 
 // True when `pointer` is `ancestor` or lies inside it ("/a/b" is inside "/a", not inside "/ab").
 bool pointer_within(std::string_view pointer, std::string_view ancestor);

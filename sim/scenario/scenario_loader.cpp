@@ -159,9 +159,10 @@ Scenario load_scenario(std::string_view text, const std::string& origin, const s
 
   std::vector<AppliedOverride> applied;
   for (const Override& override_spec : overrides) {
-    apply_override(document, override_spec);
+    // What it wrote: a key it created on the way (nosuch.key=3 creates /nosuch) is its own too.
+    const std::string written = apply_override(document, override_spec);
     const std::string assignment = override_spec.path + "=" + override_spec.value;
-    applied.push_back({override_pointer(override_spec),
+    applied.push_back({written,
                        override_spec.source.empty() ? "--set " + assignment : override_spec.source + " " + assignment});
   }
 

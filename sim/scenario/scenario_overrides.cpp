@@ -1,6 +1,6 @@
 #include "sim/scenario/scenario_overrides.h"
 
-#include <charconv>
+#include <optional>
 
 #include "sim/input/error_text.h"
 #include "sim/input/input_error.h"
@@ -81,28 +81,29 @@ std::string override_pointer(const Override& override_spec) {
   return pointer;
 }
 
-void apply_override(Json& document, const Override& override_spec) {
+std::string apply_override(Json& document, const Override& override_spec) {
   const std::vector<std::string> tokens = override_tokens(override_spec);
   const auto fail = [&](const std::string& problem) { throw InputError(kOverrideOrigin, override_spec.path, problem); };
   if (!is_utf8(override_spec.path) || !is_utf8(override_spec.value)) fail("expected UTF-8 text, found other bytes");
   Json* node = &document;
   std::string pointer;  // of *node
+  std::string written;  // the shallowest key the override created, else its whole path
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     const std::string& token = tokens[i];
     const bool last = i + 1 == tokens.size();
     if (node->is_array()) {
-      std::size_t index = 0;
-      const auto [end, error] = std::from_chars(token.data(), token.data() + token.size(), index);
-      if (error != std::errc{} || end != token.data() + token.size()) {
-        fail(quote(token) + " is not an array index, and " + (pointer.empty() ? "the document" : pointer) +
-             " is an array");
+      const std::optional<std::size_t> parsed = array_index(token);
+      if (!parsed) {
+        fail(array_index_problem(token) + "; " + (pointer.empty() ? "the document" : pointer) + " is an array");
       }
+      const std::size_t index = *parsed;
       if (index >= node->size()) {
         fail("index " + token + " is past the end of " + (pointer.empty() ? "the document" : pointer) + ", which has " +
              count_of(static_cast<long long>(node->size()), "element", "elements"));
       }
       node = &(*node)[index];
     } else if (node->is_object()) {
+      if (!node->contains(token) && written.empty()) written = pointer_append(pointer, token);
       if (!node->contains(token) && !last) {
         // A missing section on the way is created as an object; a numeric key next means
         // the user expected an array here, which cannot be conjured element by element.
@@ -121,6 +122,7 @@ void apply_override(Json& document, const Override& override_spec) {
     pointer = pointer_append(pointer, token);
   }
   *node = override_value(override_spec.value);
+  return written.empty() ? pointer : written;
 }
 
 Override parse_override(std::string_view assignment) {

@@ -325,7 +325,16 @@ TEST(ScenarioErrors, BadOverridePath) {
                "cannot set \"value\" inside /seed, which is a number, not an object");
   expect_error(rejection_of_text(text, {{"/cluster/node_pools/first/nodes", "5"}}), "--set",
                "/cluster/node_pools/first/nodes",
-               "\"first\" is not an array index, and /cluster/node_pools is an array");
+               "expected an array index (0 or digits without a leading zero), found \"first\"; /cluster/node_pools "
+               "is an array");
+  // RFC 6901: no leading zeros. "00" read as index 0 and "01" was "past the end".
+  for (const char* path :
+       {"workload.generators.00.count", "/workload/generators/00/count", "workload.generators.01.count"}) {
+    const std::string index = std::string(path).find("01") != std::string::npos ? "01" : "00";
+    expect_error(rejection_of_text(text, {{path, "3"}}), "--set", path,
+                 "expected an array index (0 or digits without a leading zero), found \"" + index +
+                     "\"; /workload/generators is an array");
+  }
   expect_error(rejection_of_text(text, {{"workload.jobs.0.name", "web"}}), "--set", "workload.jobs.0.name",
                "/workload/jobs does not exist, so it has no element 0; set the whole array instead, e.g. --set "
                "'workload.jobs=[...]'");
@@ -344,6 +353,20 @@ TEST(ScenarioErrors, BadOverrideValueNamesTheOverride) {
                "expected an integer >= 0, found -1 (value from --set seed=-1)");
   expect_error(rejection_of_text(valid_document().dump(), {{"scheduler.queu", "priority"}}), kOrigin, "/scheduler/queu",
                "unknown key \"queu\"; did you mean \"queue\"? (value from --set scheduler.queu=priority)");
+  // A key the override created on the way is the override's, not the file's.
+  const InputError created = rejection_of_text(valid_document().dump(), {{"nosuch.key", "3"}});
+  EXPECT_EQ(created.file(), kOrigin);
+  EXPECT_EQ(created.where(), "/nosuch");
+  EXPECT_NE(created.problem().find("unknown key \"nosuch\""), std::string::npos) << created.problem();
+  EXPECT_TRUE(created.problem().ends_with(" (value from --set nosuch.key=3)")) << created.problem();
+}
+
+TEST(ScenarioErrors, AnEmptyOutputDirIsRefused) {
+  // It fell back to results/runs/NAME; `-o ""` is refused likewise.
+  expect_error(rejection_of_text(valid_document().dump(), {{"output.dir", "\"\""}}), kOrigin, "/output/dir",
+               "expected a directory path (a non-empty string), found \"\" (value from --set output.dir=\"\")");
+  expect_error(rejection_of([](ordered_json& d) { d["output"]["dir"] = ""; }), kOrigin, "/output/dir",
+               "expected a directory path (a non-empty string), found \"\"");
 }
 
 // ---- valid scenarios ----------------------------------------------------------------------
