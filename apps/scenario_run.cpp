@@ -42,6 +42,8 @@ ScenarioCounts check_scenario_builds(const Scenario& scenario, const GpuCatalog&
     StandaloneWorkload workload(scenario, catalog, registered_per_device_resources(), &run.cluster());
     const std::size_t jobs = workload.read_all();
     return {run.cluster().nodes().size(), run.cluster().gpus().size(), jobs};
+  } catch (const CapacityError& e) {
+    throw CapacityError(with_override_source(e, scenario));  // as below, keeping its kind
   } catch (const InputError& e) {
     throw with_override_source(e, scenario);
   }
@@ -50,6 +52,8 @@ ScenarioCounts check_scenario_builds(const Scenario& scenario, const GpuCatalog&
 ScenarioRun::ScenarioRun(const Scenario& scenario, const GpuCatalog& catalog) : scenario_(scenario) {
   try {
     build(catalog);
+  } catch (const CapacityError& e) {
+    throw CapacityError(with_override_source(e, scenario_));  // as below, keeping its kind
   } catch (const InputError& e) {
     // The policies, the calibration overrides and the workload are checked here, after the
     // loader: a bad value an override set is said to come from it, as the loader says.
@@ -71,7 +75,9 @@ void ScenarioRun::build(const GpuCatalog& catalog) {
   workload_context_->until = scenario_.until;
   workload_context_->priority_classes = scenario_.scheduler.priority_classes;
   workload_context_->capacity_check = [cluster = cluster_.get()](const PodShape& shape, std::uint32_t pods) {
-    return capacity_problem(*cluster, shape, pods);
+    bool no_node_takes = false;
+    std::string problem = capacity_problem(*cluster, shape, pods, &no_node_takes);
+    return WorkloadContext::CapacityAnswer(std::move(problem), no_node_takes);
   };
   auto sources = build_job_sources(scenario_.workload, *workload_context_);
   scheduler_ = std::make_unique<Scheduler>(*cluster_, shapes_, scenario_.scheduler, scenario_.file);

@@ -44,8 +44,8 @@ std::shared_ptr<SizeCommand> add_size_command(CLI::App& app) {
   c->command->add_option("--set", c->sets, "Override a field: path=value")->allow_extra_args(false);
   c->command->add_option("-o,--output", c->output, "Output folder (size.json, runs/)")->required();
   c->command->add_option("--max-nodes", c->max_nodes,
-                         "The largest node count tried (default 4096); a policy no size up to it satisfies "
-                         "is reported as such");
+                         "The largest node count tried (default 4096); a policy no size up to it satisfies, "
+                         "or none could hold the workload, is reported as such");
   c->command->add_flag("-q,--quiet", c->quiet, "Print nothing on success");
   return c;
 }

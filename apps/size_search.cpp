@@ -45,10 +45,16 @@ Scenario scenario_at_size(const SizeRequest& request, const GpuCatalog& catalog,
 
 class SizeEvaluator {
  public:
-  // `variant` null: the scenario's own sharing.
-  SizeEvaluator(const SizeRequest& request, const GpuCatalog& catalog, std::size_t pool_index,
+  // `variant` null: the scenario's own sharing. `base`: the scenario as loaded, for naming the
+  // variant in an error.
+  SizeEvaluator(const SizeRequest& request, const GpuCatalog& catalog, const Scenario& base, std::size_t pool_index,
                 const SharingVariant* variant, const std::function<void(const PoolProgress&)>& progress)
-      : request_(request), catalog_(catalog), pool_index_(pool_index), variant_(variant), progress_(progress) {}
+      : request_(request),
+        catalog_(catalog),
+        base_(base),
+        pool_index_(pool_index),
+        variant_(variant),
+        progress_(progress) {}
 
   const SizeEvaluation& evaluate(std::int64_t nodes) {
     const auto known = cache_.find(nodes);
@@ -56,7 +62,7 @@ class SizeEvaluator {
     SizeEvaluation evaluation;
     evaluation.nodes = nodes;
     std::vector<Scenario> scenarios;
-    const bool loaded = holds_workload(nodes, evaluation, [&] {
+    const bool loaded = holds_workload(evaluation, [&] {
       for (std::uint64_t seed : request_.seeds) {
         scenarios.push_back(scenario_at_size(request_, catalog_, pool_index_, {nodes, "the size search"}, variant_,
                                              {{"seed", std::to_string(seed), "--seeds"}}));
@@ -70,7 +76,7 @@ class SizeEvaluator {
     if (!targets_checked_) {
       // The first run alone, so that a --target naming no metric is said before the others run
       // (run_pool below finds it finished).
-      if (!holds_workload(nodes, evaluation, [&] { run_pool({runs.front()}, catalog_, 1); })) {
+      if (!holds_workload(evaluation, [&] { run_pool({runs.front()}, catalog_, 1); })) {
         return remember(std::move(evaluation));
       }
       const nlohmann::ordered_json summary = read_run_summary(runs.front().dir);
@@ -80,7 +86,7 @@ class SizeEvaluator {
       }
       targets_checked_ = true;
     }
-    if (!holds_workload(nodes, evaluation, [&] { run_pool(runs, catalog_, request_.threads, progress_); })) {
+    if (!holds_workload(evaluation, [&] { run_pool(runs, catalog_, request_.threads, progress_); })) {
       return remember(std::move(evaluation));
     }
     evaluation.meets = true;
@@ -105,24 +111,27 @@ class SizeEvaluator {
     return cache_.emplace(nodes, std::move(evaluation)).first->second;
   }
 
-  // Loads or runs one size's scenarios (`step`). An input error there that the largest size the
-  // search may try does not give (it would stop the search) means too few nodes for some job of
-  // the workload, a gang wider than the pool: the size is not met, with that error as
-  // `cannot_hold`.
-  bool holds_workload(std::int64_t nodes, SizeEvaluation& evaluation, const std::function<void()>& step) {
+  // Loads or runs one size's scenarios (`step`). A capacity error there (a gang wider than the
+  // pool at this size, a pod no node holds) is an answer, not a mistake: the size is not met,
+  // with that error as `cannot_hold`; at --max-nodes the variant then has no answer. Any other
+  // input error is the scenario's or the variant's and stops the search, naming the variant.
+  bool holds_workload(SizeEvaluation& evaluation, const std::function<void()>& step) {
     try {
       step();
       return true;
-    } catch (const InputError& e) {
-      if (nodes >= request_.max_nodes) throw;
+    } catch (const CapacityError& e) {
       evaluation.stats.resize(request_.targets.size());
       evaluation.cannot_hold = e.what();
       return false;
+    } catch (const InputError& e) {
+      if (variant_ != nullptr) rethrow_for_variant(e, base_, *variant_);
+      throw;
     }
   }
 
   const SizeRequest& request_;
   const GpuCatalog& catalog_;
+  const Scenario& base_;
   std::size_t pool_index_;
   const SharingVariant* variant_;
   const std::function<void(const PoolProgress&)>& progress_;
@@ -224,12 +233,16 @@ std::vector<SizeAnswer> size_pool(const SizeRequest& request, const GpuCatalog& 
   // said before any run, naming the variant as compare does. It used to surface only when that
   // variant's search reached --max-nodes, after every earlier variant's runs, without its name,
   // and at the scenario's own /cluster/node_pools/I/sharing. An error here at --max-nodes is
-  // one the search would stop with anyway.
+  // one the search would stop with anyway. A capacity error is not: the variant holds the
+  // workload at no size up to --max-nodes (5 pods of 8 GPUs on 4 exclusive 8-GPU nodes), which
+  // its search finds at every size and answers as not met; the other variants still get theirs.
   for (const SharingVariant& variant : variants) {
     try {
       const Scenario largest =
           scenario_at_size(request, catalog, pool_index, {request.max_nodes, "--max-nodes"}, &variant, {});
       const ScenarioRun check(largest, catalog);  // builds the cluster and the workload, runs nothing
+    } catch (const CapacityError&) {
+      // Not this variant's mistake: its search reports it.
     } catch (const InputError& e) {
       rethrow_for_variant(e, base, variant);
     }
@@ -239,7 +252,7 @@ std::vector<SizeAnswer> size_pool(const SizeRequest& request, const GpuCatalog& 
   const std::size_t searches = variants.empty() ? 1 : variants.size();
   for (std::size_t v = 0; v < searches; ++v) {
     const SharingVariant* variant = variants.empty() ? nullptr : &variants[v];
-    SizeEvaluator evaluator(request, catalog, pool_index, variant, progress);
+    SizeEvaluator evaluator(request, catalog, base, pool_index, variant, progress);
     SizeAnswer answer;
     answer.variant = variant == nullptr ? "" : variant->name;
     answer.gpus_per_node = gpus_per_node;
@@ -312,6 +325,11 @@ std::string size_text(const SizeRequest& request, const std::vector<SizeAnswer>&
   std::string out;
   for (const SizeAnswer& a : answers) {
     const std::string pool = "pool " + request.pool + (a.variant.empty() ? "" : " under " + a.variant) + ": ";
+    if (!a.met && !a.at_size.cannot_hold.empty()) {
+      out += pool + "no size up to " + count_of(a.at_size.nodes, "node", "nodes") + " could hold the workload (" +
+             a.at_size.cannot_hold + ")\n";
+      continue;
+    }
     if (!a.met) {
       std::string line = pool + "no size up to " + count_of(a.at_size.nodes, "node", "nodes") +
                          " meets every target (at " + std::to_string(a.at_size.nodes) + ":";

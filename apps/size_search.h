@@ -49,16 +49,17 @@ struct SizeEvaluation {
   std::vector<MetricStats> stats;  // parallel to the targets
   bool meets = false;
   // Set when the pool at this size could never hold some job of the workload (a gang larger
-  // than the cluster): the input error a run gives, the size not met. At --max-nodes, or at a
-  // size galloping reaches only by failing, the error is the user's and stops the search.
+  // than the cluster, a pod larger than every node): the CapacityError a run gives, the size
+  // not met. At --max-nodes the variant then has no answer (SizeAnswer::met false).
   std::string cannot_hold;
   nlohmann::ordered_json to_json(const std::vector<SizeTarget>& targets) const;
 };
 
 struct SizeAnswer {
   std::string variant;  // "" without variants
-  // False when no size up to max_nodes meets every target: nodes and gpus are then 0 and
-  // at_size is the evaluation at max_nodes (the largest tried).
+  // False when no size up to max_nodes meets every target, or none could even hold the workload
+  // (at_size.cannot_hold set): nodes and gpus are then 0 and at_size is the evaluation at
+  // max_nodes (the largest tried).
   bool met = true;
   std::int64_t nodes = 0;
   std::int64_t gpus = 0;  // nodes x the pool's GPUs per node
@@ -69,10 +70,11 @@ struct SizeAnswer {
   std::vector<std::int64_t> tried;          // node counts in the order tried
 };
 
-// Runs the search for each variant (or once). Throws InputError for bad input. A variant that
-// no size up to max_nodes satisfies gets an answer with met = false (the others are still
-// searched). A target whose metric has no value in any seed at a size (no request finished,
-// no job completed) is not met there.
+// Runs the search for each variant (or once). Throws InputError for bad input, a variant's
+// named. A variant that no size up to max_nodes satisfies, or that holds the workload at no
+// size up to it (a CapacityError), gets an answer with met = false (the others are still
+// searched), as does the scenario's own sharing without variants. A target whose metric has no
+// value in any seed at a size (no request finished, no job completed) is not met there.
 std::vector<SizeAnswer> size_pool(const SizeRequest& request, const GpuCatalog& catalog,
                                   const std::function<void(const PoolProgress&)>& progress = {});
 
@@ -83,6 +85,7 @@ nlohmann::ordered_json size_json(const SizeRequest& request, const std::vector<S
 // The one-line answer ("pool inference: 11 nodes (11 GPUs) meet metrics.jobs.wait_s.mean<=12
 // (mean 8.4 +- 1.2); 10 nodes do not (21.0 +- 3.3)") and, with variants, the table line
 // ("GPUs needed: exclusive 24, mig 16, mps 12"; "none up to 128" for a variant no size met).
+// A variant no size could hold: "no size up to 4 nodes could hold the workload (ERROR)".
 std::string size_text(const SizeRequest& request, const std::vector<SizeAnswer>& answers);
 
 }  // namespace sharesim

@@ -155,7 +155,11 @@ const std::string& CsvReader::field(std::string_view column) const {
 }
 
 void CsvReader::fail(std::string_view column, const std::string& problem) const {
-  throw InputError(path_, "line " + std::to_string(line_number_) + ", column " + std::string(column), problem);
+  throw InputError(path_, place(column), problem);
+}
+
+std::string CsvReader::place(std::string_view column) const {
+  return "line " + std::to_string(line_number_) + ", column " + std::string(column);
 }
 
 std::int64_t CsvReader::integer(std::string_view column, std::int64_t min_value, std::int64_t max_value) const {

@@ -48,6 +48,8 @@ class CsvReader {
 
   // Throws InputError at the current line and the given column.
   [[noreturn]] void fail(std::string_view column, const std::string& problem) const;
+  // Where fail points: "line 12, column gpus" (the current line).
+  std::string place(std::string_view column) const;
 
   std::size_t line_number() const { return line_number_; }
   const std::vector<std::string>& columns() const { return header_; }

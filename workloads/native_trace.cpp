@@ -90,8 +90,8 @@ bool NativeTraceReader::next(JobSpec& out) {
                              sm_column + " > 0 or " + bw_column + " > 0, found both 0 (it would never finish)");
   }
   // A pod no node could ever hold would wait forever: an input error, as in a scenario.
-  if (const std::string problem = context_.capacity_problem(out.shape, out.pods); !problem.empty()) {
-    csv_.fail("gpus_per_pod", problem);
+  if (!context_.capacity_problem(out.shape, out.pods).empty()) {
+    context_.fail_capacity(out.shape, out.pods, csv_.path(), csv_.place("gpus_per_pod"));
   }
   return true;
 }

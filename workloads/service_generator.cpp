@@ -64,8 +64,8 @@ void ServiceGenerator::begin_service(SimTime arrival) {
     PodShape drawn = context_.shapes.shapes[shape];
     drawn.demand.mem_mib = std::llround(std::clamp(config_.mem_mib->draw(mem_), 0.0, 1e12));
     shape = context_.shapes.intern(drawn);
-    if (const std::string problem = context_.capacity_problem(shape, config_.pods); !problem.empty()) {
-      throw InputError(context_.scenario_file, config_.pointer + "/mem_mib", problem);
+    if (!context_.capacity_problem(shape, config_.pods).empty()) {
+      context_.fail_capacity(shape, config_.pods, context_.scenario_file, config_.pointer + "/mem_mib");
     }
   }
   JobOrigin& entry = context_.origins[origin];

@@ -13,7 +13,9 @@ StandaloneWorkload::StandaloneWorkload(const Scenario& scenario, const GpuCatalo
   if (cluster != nullptr) {
     names_ = cluster->resource_names();  // same ids as the cluster's, so shapes can be checked on it
     context_.capacity_check = [cluster](const PodShape& shape, std::uint32_t pods) {
-      return capacity_problem(*cluster, shape, pods);
+      bool no_node_takes = false;
+      std::string problem = capacity_problem(*cluster, shape, pods, &no_node_takes);
+      return WorkloadContext::CapacityAnswer(std::move(problem), no_node_takes);
     };
   }
   sources_ = build_job_sources(scenario.workload, context_);

@@ -78,8 +78,8 @@ bool ImportedTraceSource::read_record(TraceRecord& record) {
       const std::string where = "line " + std::to_string(record.line) + ", column " + reader_->gpu_column();
       const std::uint32_t shape = context_.shape_from_values(record.gpus_per_pod, record.cpu_milli, record.memory_mib,
                                                              record.gpu_model_id, reader_->path(), where);
-      if (const std::string problem = context_.capacity_problem(shape, record.pods); !problem.empty()) {
-        throw InputError(reader_->path(), where, problem);
+      if (!context_.capacity_problem(shape, record.pods).empty()) {
+        context_.fail_capacity(shape, record.pods, reader_->path(), where);
       }
       return true;
     } catch (const InputError& error) {

@@ -44,7 +44,7 @@ void check_capacity(WorkloadContext& context, std::uint32_t shape, std::uint32_t
   const std::string problem = context.capacity_problem(shape, pods);
   if (problem.empty()) return;
   const bool gang_only = pods > 1 && context.capacity_problem(shape, 1).empty();
-  throw InputError(context.scenario_file, owner + (gang_only ? "/pods" : "/request"), problem);
+  context.fail_capacity(shape, pods, context.scenario_file, owner + (gang_only ? "/pods" : "/request"));
 }
 
 std::unique_ptr<JobSource> make_trace(const nlohmann::json& spec, WorkloadContext& context,

@@ -228,7 +228,14 @@ std::string WorkloadContext::capacity_problem(std::uint32_t shape, std::uint32_t
   if (!capacity_check) return "";
   const auto [it, inserted] = capacity_answers_.try_emplace({shape, pods});
   if (inserted) it->second = capacity_check(shapes.shapes[shape], pods);
-  return it->second;
+  return it->second.problem;
+}
+
+void WorkloadContext::fail_capacity(std::uint32_t shape, std::uint32_t pods, const std::string& file,
+                                    const std::string& where) {
+  const std::string problem = capacity_problem(shape, pods);
+  if (capacity_answers_.at({shape, pods}).configuration) throw InputError(file, where, problem);
+  throw CapacityError(file, where, problem);
 }
 
 void WorkloadContext::note(const std::string& text) const {

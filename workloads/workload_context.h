@@ -71,11 +71,27 @@ struct WorkloadContext {
   // ignore them, so there the pod holds one GPU as before.
   std::uint32_t with_gpu_fraction(std::uint32_t shape, std::int64_t gpu_milli);
 
+  // capacity_check's answer: why a job could never run on the cluster ("" when it could), and
+  // whether that is because no node takes its pods at all (their node selector, taints or GPU
+  // resource: capacity_problem's no_node_takes in sim/sched/scheduler.h) rather than no node
+  // being large enough or the cluster too small for the gang.
+  struct CapacityAnswer {
+    // Not explicit: a check that knows no configuration faults returns the bare text.
+    CapacityAnswer(std::string problem_text = "", bool configuration_fault = false)
+        : problem(std::move(problem_text)), configuration(configuration_fault) {}
+    std::string problem;
+    bool configuration = false;
+  };
   // Why a job of `pods` pods of this shape could never run on the cluster ("" when it
   // could). Uses `capacity_check` when the caller set one (a run sets it from its cluster),
   // remembering the answer per (shape, pods).
   std::string capacity_problem(std::uint32_t shape, std::uint32_t pods);
-  std::function<std::string(const PodShape&, std::uint32_t pods)> capacity_check;
+  std::function<CapacityAnswer(const PodShape&, std::uint32_t pods)> capacity_check;
+  // Throws capacity_problem's answer (not "") at `file`: `where`: a CapacityError (input_error.h),
+  // which `sharesim size` answers as a size that cannot hold the workload, or a plain InputError
+  // when no node takes the pod at all, a mistake of the configuration at any size.
+  [[noreturn]] void fail_capacity(std::uint32_t shape, std::uint32_t pods, const std::string& file,
+                                  const std::string& where);
 
   // Notes for the user that are not errors (bad trace rows skipped with skip_bad_rows).
   // Without a callback they go to stderr as "sharesim: warning: ...".
@@ -89,7 +105,7 @@ struct WorkloadContext {
   void read_limits(const nlohmann::json& limits, const std::string& pointer, PodShape& shape);
 
   std::map<std::pair<std::string, std::string>, std::uint32_t> origin_index_;
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::string> capacity_answers_;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, CapacityAnswer> capacity_answers_;
 };
 
 }  // namespace sharesim

@@ -30,6 +30,19 @@ class InputError : public std::runtime_error {
   std::string file_, where_, problem_;
 };
 
+// A job that no node of the cluster could ever hold: a pod larger than every node, a gang of
+// more pods than the whole cluster holds at once. Reported and exited on as any input error,
+// but it depends on the cluster's size and sharing, not on what was written wrong: `sharesim
+// size` answers a variant that gives it at --max-nodes as holding the workload at no size up
+// to there, where any other input error stays an error naming the variant.
+class CapacityError : public InputError {
+ public:
+  using InputError::InputError;
+  // The same problem restated (its place, or the override that set a value, added): still a
+  // capacity problem.
+  explicit CapacityError(const InputError& restated) : InputError(restated) {}
+};
+
 inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitInternalError = 1;
 

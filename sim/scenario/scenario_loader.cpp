@@ -39,8 +39,10 @@ std::string with_source(std::string problem, std::string_view pointer, const std
 }
 
 [[noreturn]] void fail(const std::string& origin, const std::string& pointer, std::string problem,
-                       const std::vector<AppliedOverride>& applied) {
-  throw InputError(origin, where_of_pointer(pointer), with_source(std::move(problem), pointer, applied));
+                       const std::vector<AppliedOverride>& applied, bool capacity = false) {
+  const InputError error(origin, where_of_pointer(pointer), with_source(std::move(problem), pointer, applied));
+  if (capacity) throw CapacityError(error);
+  throw error;
 }
 
 SimTime duration_at(const Json& object, const char* key, SimTime fallback) {
@@ -175,7 +177,7 @@ Scenario load_scenario(std::string_view text, const std::string& origin, const s
     std::stable_sort(issues.begin(), issues.end(), [&](const ScenarioIssue& a, const ScenarioIssue& b) {
       return document_position(document, a.pointer) < document_position(document, b.pointer);
     });
-    fail(origin, issues.front().pointer, issues.front().problem, applied);
+    fail(origin, issues.front().pointer, issues.front().problem, applied, issues.front().capacity);
   }
   check_memory_budget(document, origin);
 

@@ -53,6 +53,9 @@ class SemanticChecker {
 
  private:
   void report(std::string pointer, std::string problem) { issues_.push_back({std::move(pointer), std::move(problem)}); }
+  void report_capacity(std::string pointer, std::string problem) {
+    issues_.push_back({std::move(pointer), std::move(problem), true});
+  }
 
   // The schema's pattern admits any digits; only parsing finds values past int64 ns.
   void check_durations(const std::vector<DefinitionUse>& uses) {
@@ -369,8 +372,8 @@ class SemanticChecker {
       if (dimension.asked > largest) {
         const std::string asked = count_of(dimension.asked, dimension.singular, dimension.plural);
         const std::string default_note = request.contains(dimension.key) ? "" : " (the default)";
-        report(place_of(dimension.key),
-               "a pod asks for " + asked + default_note + " but " + node_phrase + " has " + std::to_string(largest));
+        report_capacity(place_of(dimension.key), "a pod asks for " + asked + default_note + " but " + node_phrase +
+                                                     " has " + std::to_string(largest));
         return;
       }
     }
@@ -383,10 +386,10 @@ class SemanticChecker {
     };
     if (std::none_of(eligible.begin(), eligible.end(),
                      [&](const PoolCapacity* pool) { return pods_per_node(*pool) >= 1; })) {
-      report(owner_json.contains("request") ? request_pointer : owner,
-             "no single node offers " + count_of(gpus, "GPU", "GPUs") + ", " + std::to_string(cpu_milli) +
-                 " cpu_milli and " + std::to_string(memory_mib) +
-                 " memory_mib together, so a pod could never be placed");
+      report_capacity(owner_json.contains("request") ? request_pointer : owner,
+                      "no single node offers " + count_of(gpus, "GPU", "GPUs") + ", " + std::to_string(cpu_milli) +
+                          " cpu_milli and " + std::to_string(memory_mib) +
+                          " memory_mib together, so a pod could never be placed");
       return;
     }
     const std::int64_t pods = integer_or(owner_json, "pods", 1);
@@ -394,9 +397,9 @@ class SemanticChecker {
     for (const PoolCapacity* pool : eligible)
       cluster_fit += static_cast<long double>(pool->nodes) * pods_per_node(*pool);
     if (static_cast<long double>(pods) > cluster_fit) {
-      report(owner + "/pods", "a job's " + std::to_string(pods) +
-                                  " pods must run together, but the whole cluster can hold at most " +
-                                  std::to_string(static_cast<long long>(cluster_fit)) + " of them at once");
+      report_capacity(owner + "/pods", "a job's " + std::to_string(pods) +
+                                           " pods must run together, but the whole cluster can hold at most " +
+                                           std::to_string(static_cast<long long>(cluster_fit)) + " of them at once");
     }
   }
 

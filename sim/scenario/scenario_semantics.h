@@ -14,6 +14,7 @@ namespace sharesim {
 struct ScenarioIssue {
   std::string pointer;  // the value at fault
   std::string problem;  // "unknown GPU model \"A100-80G\"; did you mean \"A100-80GB\"? (see `sharesim gpus`)"
+  bool capacity = false;  // a pod or gang no node could ever hold: the loader throws a CapacityError
 };
 
 // Every issue found, in no particular order (the loader reports the one that comes

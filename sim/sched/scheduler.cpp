@@ -222,7 +222,8 @@ std::string filtered_out(const Cluster& cluster, const PodShape& shape) {
 
 }  // namespace
 
-std::string capacity_problem(const Cluster& cluster, const PodShape& shape, std::uint32_t pods) {
+std::string capacity_problem(const Cluster& cluster, const PodShape& shape, std::uint32_t pods, bool* no_node_takes) {
+  if (no_node_takes != nullptr) *no_node_takes = false;
   std::int64_t holdable = 0;  // pods of this shape all nodes could hold at once when empty
   bool any_node = false;      // some node passes the selector and taint filters
   EmptyGpuFindings found;
@@ -249,6 +250,8 @@ std::string capacity_problem(const Cluster& cluster, const PodShape& shape, std:
     std::string problem = "no node could ever hold a pod asking for " + request;
     // Why, where the GPUs say: none offers the resource, or a policy refuses the pod even on an
     // empty GPU. Nodes that are merely too small keep the bare text.
+    const bool configuration = !any_node || (shape.gpu_units > 0 && !found.advertised);
+    if (no_node_takes != nullptr) *no_node_takes = configuration;
     if (!any_node) {
       problem += ": " + filtered_out(cluster, shape);
     } else if (shape.gpu_units > 0 && !found.advertised) {

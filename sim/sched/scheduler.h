@@ -35,7 +35,11 @@ namespace sharesim {
 // admit_on_node on an empty node) holds none of it; the text then gives the policy's reason,
 // or names the resources the GPUs advertise when none offers the pod's. A GPU that dynamic
 // repartitioning could lay out to offer the resource counts as able to hold it.
-std::string capacity_problem(const Cluster& cluster, const PodShape& shape, std::uint32_t pods);
+// `no_node_takes`, when given, is set to whether the problem is that no node takes such a pod at
+// all (its node selector, its taints, or a GPU resource none of its nodes advertises, as under
+// a MIG layout no pod asks for): the cluster's configuration, not its size or the pod's.
+std::string capacity_problem(const Cluster& cluster, const PodShape& shape, std::uint32_t pods,
+                             bool* no_node_takes = nullptr);
 
 class Scheduler {
  public:

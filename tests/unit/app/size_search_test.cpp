@@ -8,10 +8,10 @@
 #include "apps/size_search.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-#include <random>
 
 #include "sim/input/input_error.h"
 
@@ -19,6 +19,34 @@ namespace sharesim {
 namespace {
 
 namespace fs = std::filesystem;
+
+// Each test's scenarios and runs in a scratch directory of its own, removed around it.
+class SizeSearch : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    dir_ = fs::temp_directory_path() / ("sharesim-size-" + test + "-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Writes the scenario `text` as `file` and returns a request to size its `pool` against
+  // `targets` over `seeds`, the runs going to out-FILE.
+  SizeRequest request(const std::string& file, const std::string& text, const std::string& pool,
+                      const std::vector<std::string>& targets, const std::vector<std::uint64_t>& seeds) {
+    std::ofstream(dir_ / file) << text;
+    SizeRequest made;
+    made.scenario_path = (dir_ / file).string();
+    made.pool = pool;
+    for (const std::string& target : targets) made.targets.push_back(parse_size_target(target));
+    made.seeds = seeds;
+    made.output_dir = (dir_ / ("out-" + file)).string();
+    return made;
+  }
+
+  fs::path dir_;
+};
 
 double erlang_c_mean_wait(int c, double lambda, double mu) {
   const double a = lambda / mu;
@@ -38,27 +66,19 @@ int erlang_c_servers(double lambda, double mu, double target) {
   return c;
 }
 
-TEST(SizeSearch, MatchesErlangC) {
+TEST_F(SizeSearch, MatchesErlangC) {
   const double lambda = 0.08, mu = 0.01, target = 12;
   const int analytic = erlang_c_servers(lambda, mu, target);
   ASSERT_EQ(analytic, 11);
 
-  std::random_device entropy;
-  const fs::path dir = fs::temp_directory_path() / ("sharesim-size-test-" + std::to_string(entropy()));
-  fs::create_directories(dir);
-  std::ofstream(dir / "mmc.json") << R"({"name": "mmc", "seed": 1,
+  SizeRequest request = this->request("mmc.json", R"({"name": "mmc", "seed": 1,
     "cluster": {"node_pools": [{"name": "gpus", "nodes": 1, "gpu": "A100-80GB", "gpus_per_node": 1,
       "cpu_milli": 64000, "memory_mib": 262144}]},
     "workload": {"generators": [{"kind": "training", "count": 3000,
       "arrival": {"process": "poisson", "rate_per_s": 0.08},
-      "duration": {"dist": "exponential", "mean_s": 100}, "request": {"gpus": 1}}]}})";
-  SizeRequest request;
-  request.scenario_path = (dir / "mmc.json").string();
-  request.pool = "gpus";
-  request.targets = {parse_size_target("metrics.jobs.wait_s.mean<=12")};
-  request.seeds = {1, 2, 3, 4, 5};
+      "duration": {"dist": "exponential", "mean_s": 100}, "request": {"gpus": 1}}]}})",
+                                      "gpus", {"metrics.jobs.wait_s.mean<=12"}, {1, 2, 3, 4, 5});
   request.threads = 2;
-  request.output_dir = (dir / "out").string();
   const std::vector<SizeAnswer> answers = size_pool(request, GpuCatalog::builtin());
   ASSERT_EQ(answers.size(), 1u);
   const SizeAnswer& answer = answers.front();
@@ -89,10 +109,9 @@ TEST(SizeSearch, MatchesErlangC) {
   const std::string text = size_text(request, per_policy);
   EXPECT_NE(text.find("GPUs needed: exclusive 11, fractional " + std::to_string(per_policy[1].gpus)), std::string::npos)
       << text;
-  fs::remove_all(dir);
 }
 
-TEST(SizeSearch, TargetsAreParsedOrRejected) {
+TEST_F(SizeSearch, TargetsAreParsedOrRejected) {
   const SizeTarget target = parse_size_target("metrics.jobs.slo_attainment>=0.99");
   EXPECT_FALSE(target.at_most);
   EXPECT_EQ(target.metric, "metrics.jobs.slo_attainment");
@@ -104,26 +123,19 @@ TEST(SizeSearch, TargetsAreParsedOrRejected) {
   EXPECT_THROW(parse_size_target("a<=x"), InputError);
 }
 
-TEST(SizeSearch, APolicyNoSizeSatisfiesIsAnsweredAsSuchAndTheOthersAreStillSized) {
+TEST_F(SizeSearch, APolicyNoSizeSatisfiesIsAnsweredAsSuchAndTheOthersAreStillSized) {
   // Three 1-GPU jobs of 12900 MiB on 1-GPU H100 nodes: exclusive needs 3 nodes; on 1g.10gb MIG
-  // instances (9984 MiB) every pod dies of OOM, at any size.
-  std::random_device entropy;
-  const fs::path dir = fs::temp_directory_path() / ("sharesim-size-none-" + std::to_string(entropy()));
-  fs::create_directories(dir);
-  std::ofstream(dir / "s.json") << R"({"name": "s", "seed": 1, "until": "1h",
+  // instances (9984 MiB) every pod dies of OOM, at any size (a run's result, not a capacity
+  // error: the instance's memory is no request the scheduler checks).
+  SizeRequest request = this->request("s.json", R"({"name": "s", "seed": 1, "until": "1h",
     "cluster": {"node_pools": [{"name": "gpus", "nodes": 1, "gpu": "H100-80GB", "gpus_per_node": 1,
       "cpu_milli": 64000, "memory_mib": 262144}]},
     "workload": {"jobs": [{"name": "j", "replicas": 3, "duration": "2h",
                            "request": {"gpus": 1, "demand": {"mem_mib": 12900}}}]},
-    "compare": {"variants": {"mig7": {"policy": "mig", "strategy": "single", "layout": "all-1g.10gb"}}}})";
-  SizeRequest request;
-  request.scenario_path = (dir / "s.json").string();
-  request.pool = "gpus";
-  request.targets = {parse_size_target("metrics.jobs.never_started<=0"), parse_size_target("metrics.jobs.failed<=0")};
-  request.seeds = {1, 2};
+    "compare": {"variants": {"mig7": {"policy": "mig", "strategy": "single", "layout": "all-1g.10gb"}}}})",
+                                      "gpus", {"metrics.jobs.never_started<=0", "metrics.jobs.failed<=0"}, {1, 2});
   request.variants = {"exclusive", "mig7"};
   request.max_nodes = 4;
-  request.output_dir = (dir / "out").string();
   const std::vector<SizeAnswer> answers = size_pool(request, GpuCatalog::builtin());
   ASSERT_EQ(answers.size(), 2u);
   EXPECT_TRUE(answers[0].met);
@@ -143,27 +155,19 @@ TEST(SizeSearch, APolicyNoSizeSatisfiesIsAnsweredAsSuchAndTheOthersAreStillSized
   EXPECT_FALSE(json["variants"][1]["met"].get<bool>());
   EXPECT_TRUE(json["variants"][1]["nodes"].is_null());
   EXPECT_EQ(json["variants"][1]["at_size"]["nodes"], 4);
-  fs::remove_all(dir);
+  EXPECT_TRUE(json["variants"][1]["at_size"]["cannot_hold"].is_null());
 }
 
-TEST(SizeSearch, ASizeTooSmallForAGangIsNotMetAndTheSearchGoesOn) {
+TEST_F(SizeSearch, ASizeTooSmallForAGangIsNotMetAndTheSearchGoesOn) {
   // A gang of 3 pods of one GPU on 1-GPU nodes, in a scenario of 4 nodes: 1 and 2 nodes could
-  // never hold it (an input error at each size's load), 3 nodes run it. The search used to stop
-  // at 1 node with that error.
-  std::random_device entropy;
-  const fs::path dir = fs::temp_directory_path() / ("sharesim-size-gang-" + std::to_string(entropy()));
-  fs::create_directories(dir);
-  std::ofstream(dir / "s.json") << R"({"name": "s", "seed": 1,
+  // never hold it (a capacity error at each size's load), 3 nodes run it. The search used to
+  // stop at 1 node with that error.
+  SizeRequest request = this->request("s.json", R"({"name": "s", "seed": 1,
     "cluster": {"node_pools": [{"name": "gpus", "nodes": 4, "gpu": "H100-80GB", "gpus_per_node": 1,
       "cpu_milli": 64000, "memory_mib": 262144}]},
-    "workload": {"jobs": [{"name": "gang", "pods": 3, "duration": "1h", "request": {"gpus": 1}}]}})";
-  SizeRequest request;
-  request.scenario_path = (dir / "s.json").string();
-  request.pool = "gpus";
-  request.targets = {parse_size_target("metrics.jobs.completed>=1")};
-  request.seeds = {1};
+    "workload": {"jobs": [{"name": "gang", "pods": 3, "duration": "1h", "request": {"gpus": 1}}]}})",
+                                      "gpus", {"metrics.jobs.completed>=1"}, {1});
   request.max_nodes = 8;
-  request.output_dir = (dir / "out").string();
   const std::vector<SizeAnswer> answers = size_pool(request, GpuCatalog::builtin());
   ASSERT_EQ(answers.size(), 1u);
   EXPECT_TRUE(answers[0].met);
@@ -181,35 +185,36 @@ TEST(SizeSearch, ASizeTooSmallForAGangIsNotMetAndTheSearchGoesOn) {
   const nlohmann::ordered_json json = size_json(request, answers);
   EXPECT_TRUE(json["at_size"]["cannot_hold"].is_null());
   EXPECT_TRUE(json["one_fewer"]["cannot_hold"].is_string());
-  // At --max-nodes the error is the workload's: 2 nodes at most, the search stops with it (exit 2).
+  // At --max-nodes too the size is not met: no size up to 2 nodes holds the gang, answered as
+  // such with the reason (it used to stop the search, exit 2).
   request.max_nodes = 2;
-  request.output_dir = (dir / "out2").string();
-  EXPECT_THROW(size_pool(request, GpuCatalog::builtin()), InputError);
-  fs::remove_all(dir);
+  const std::vector<SizeAnswer> capped = size_pool(request, GpuCatalog::builtin());
+  ASSERT_EQ(capped.size(), 1u);
+  EXPECT_FALSE(capped[0].met);
+  EXPECT_EQ(capped[0].tried, (std::vector<std::int64_t>{1, 2}));
+  EXPECT_NE(capped[0].at_size.cannot_hold.find("can hold at most 2 of"), std::string::npos)
+      << capped[0].at_size.cannot_hold;
+  EXPECT_NE(size_text(request, capped)
+                .find("pool gpus: no size up to 2 nodes could hold the workload (" + request.scenario_path +
+                      ": /workload/jobs/0/pods: a job's 3 pods"),
+            std::string::npos)
+      << size_text(request, capped);
 }
 
-TEST(SizeSearch, EachVariantIsSizedOnTheClusterItConfigures) {
+TEST_F(SizeSearch, EachVariantIsSizedOnTheClusterItConfigures) {
   // A gang of 5 one-GPU pods; pool "a" has 2 one-GPU nodes, pool "b" (sized) 2-GPU nodes. With
   // 1 node of "b" the cluster has 4 GPUs: too few exclusive, but 16 time-slicing replicas and
   // 4 x 7 MIG instances hold the gang. The loader's gang check used to see the scenario's own
   // (exclusive) sharing under every variant, so timeslice and mig answered 2 nodes, "1 node
   // could never hold the workload ... can hold at most 4".
-  std::random_device entropy;
-  const fs::path dir = fs::temp_directory_path() / ("sharesim-size-variant-gang-" + std::to_string(entropy()));
-  fs::create_directories(dir);
-  std::ofstream(dir / "s.json") << R"({"name": "s", "seed": 1,
+  SizeRequest request = this->request("s.json", R"({"name": "s", "seed": 1,
     "cluster": {"node_pools": [
       {"name": "a", "nodes": 2, "gpu": "A100-80GB", "gpus_per_node": 1, "cpu_milli": 64000, "memory_mib": 262144},
       {"name": "b", "nodes": 4, "gpu": "A100-80GB", "gpus_per_node": 2, "cpu_milli": 64000, "memory_mib": 262144}]},
-    "workload": {"jobs": [{"name": "gang", "pods": 5, "duration": "1h", "request": {"gpus": 1}}]}})";
-  SizeRequest request;
-  request.scenario_path = (dir / "s.json").string();
-  request.pool = "b";
-  request.targets = {parse_size_target("metrics.jobs.completed>=1")};
-  request.seeds = {1};
+    "workload": {"jobs": [{"name": "gang", "pods": 5, "duration": "1h", "request": {"gpus": 1}}]}})",
+                                      "b", {"metrics.jobs.completed>=1"}, {1});
   request.variants = {"exclusive", "timeslice", "mig"};
   request.max_nodes = 4;
-  request.output_dir = (dir / "out").string();
   const std::vector<SizeAnswer> answers = size_pool(request, GpuCatalog::builtin());
   ASSERT_EQ(answers.size(), 3u);
   EXPECT_EQ(answers[0].nodes, 2);
@@ -226,17 +231,13 @@ TEST(SizeSearch, EachVariantIsSizedOnTheClusterItConfigures) {
   request.max_nodes = 1;
   const std::vector<SizeAnswer> mig = size_pool(request, GpuCatalog::builtin());
   EXPECT_EQ(mig.at(0).nodes, 1);
-  fs::remove_all(dir);
 }
 
-TEST(SizeSearch, EveryVariantIsCheckedBeforeAnyRunAndItsErrorNamesIt) {
+TEST_F(SizeSearch, EveryVariantIsCheckedBeforeAnyRunAndItsErrorNamesIt) {
   // A mixed-strategy MIG variant advertises MIG resources that no pod asks for, and MIG on a T4
   // does not exist: both used to surface only when that variant's search reached --max-nodes,
   // after every run of the policies before it, without the variant's name (the T4 one at the
   // scenario's own /cluster/node_pools/0/sharing/policy, which holds a valid "exclusive").
-  std::random_device entropy;
-  const fs::path dir = fs::temp_directory_path() / ("sharesim-size-variant-check-" + std::to_string(entropy()));
-  fs::create_directories(dir);
   const auto scenario = [](const std::string& gpu) {
     return R"({"name": "s", "seed": 1,
       "cluster": {"node_pools": [{"name": "gpus", "nodes": 2, "gpu": ")" +
@@ -245,17 +246,11 @@ TEST(SizeSearch, EveryVariantIsCheckedBeforeAnyRunAndItsErrorNamesIt) {
       "workload": {"jobs": [{"name": "j", "replicas": 3, "duration": "1h", "request": {"gpus": 1}}]},
       "compare": {"variants": {"mixedmig": {"policy": "mig", "strategy": "mixed", "layout": "all-2g.20gb"}}}})";
   };
-  std::ofstream(dir / "a100.json") << scenario("A100-80GB");
-  std::ofstream(dir / "t4.json") << scenario("T4");
-  SizeRequest request;
-  request.pool = "gpus";
-  request.targets = {parse_size_target("metrics.jobs.completed>=3")};
-  request.seeds = {1, 2};
-  request.max_nodes = 8;
   const auto error = [&](const std::string& file, const std::vector<std::string>& variants) -> std::string {
-    request.scenario_path = (dir / file).string();
+    SizeRequest request = this->request(file, scenario(file == "t4.json" ? "T4" : "A100-80GB"), "gpus",
+                                        {"metrics.jobs.completed>=3"}, {1, 2});
     request.variants = variants;
-    request.output_dir = (dir / ("out-" + file)).string();
+    request.max_nodes = 8;
     try {
       size_pool(request, GpuCatalog::builtin());
     } catch (const InputError& e) {
@@ -265,13 +260,63 @@ TEST(SizeSearch, EveryVariantIsCheckedBeforeAnyRunAndItsErrorNamesIt) {
   };
   const std::string mixed = error("a100.json", {"exclusive", "mixedmig"});
   EXPECT_NE(mixed.find("found \"nvidia.com/gpu\" (sharing variant \"mixedmig\")"), std::string::npos) << mixed;
-  EXPECT_FALSE(fs::exists(dir / "out-a100.json" / "runs")) << "exclusive ran before mixedmig was checked";
+  EXPECT_FALSE(fs::exists(dir_ / "out-a100.json" / "runs")) << "exclusive ran before mixedmig was checked";
   const std::string t4 = error("t4.json", {"exclusive", "mig"});
   EXPECT_EQ(t4.rfind("--policies: \"mig\": ", 0), 0u) << t4;
   EXPECT_EQ(t4.find("/cluster/node_pools/0/sharing/policy"), std::string::npos) << t4;
   EXPECT_EQ(t4.find("(value from"), std::string::npos) << t4;  // the variant is named, not an override
-  EXPECT_FALSE(fs::exists(dir / "out-t4.json" / "runs"));
-  fs::remove_all(dir);
+  EXPECT_FALSE(fs::exists(dir_ / "out-t4.json" / "runs"));
+}
+
+TEST_F(SizeSearch, AVariantThatCannotHoldTheWorkloadAtMaxNodesIsAnsweredAsSuchAndTheOthersAreSized) {
+  // A gang of 5 pods of 8 GPUs on 8-GPU nodes, at most 4 nodes: exclusive could never hold it
+  // (4 pods at once), time-slicing replicas hold it on 2 nodes. The exclusive variant's check at
+  // --max-nodes used to stop the whole command (exit 2) with "... can hold at most 4 of them at
+  // once (sharing variant "exclusive")", so timeslice got no answer either.
+  const std::string text = R"({"name": "s", "seed": 1,
+    "cluster": {"node_pools": [{"name": "gpus", "nodes": 8, "gpu": "A100-80GB", "gpus_per_node": 8,
+      "cpu_milli": 256000, "memory_mib": 1048576}]},
+    "workload": {"jobs": [{"name": "gang", "pods": 5, "duration": "1h", "request": {"gpus": 8}}]},
+    "compare": {"variants": {"mixedmig": {"policy": "mig", "strategy": "mixed", "layout": "all-2g.20gb"}}}})";
+  SizeRequest request = this->request("s.json", text, "gpus", {"metrics.jobs.completed>=1"}, {1});
+  request.variants = {"exclusive", "timeslice"};
+  request.max_nodes = 4;
+  const std::vector<SizeAnswer> answers = size_pool(request, GpuCatalog::builtin());
+  ASSERT_EQ(answers.size(), 2u);
+  EXPECT_FALSE(answers[0].met);
+  EXPECT_EQ(answers[0].tried, (std::vector<std::int64_t>{1, 2, 4}));
+  EXPECT_EQ(answers[0].at_size.nodes, 4);
+  EXPECT_NE(answers[0].at_size.cannot_hold.find("/workload/jobs/0/pods: a job's 5 pods must run together, but the "
+                                                "whole cluster can hold at most 4 of them at once"),
+            std::string::npos)
+      << answers[0].at_size.cannot_hold;
+  EXPECT_TRUE(answers[1].met);
+  EXPECT_EQ(answers[1].nodes, 2);
+  const std::string shown = size_text(request, answers);
+  EXPECT_NE(shown.find("pool gpus under exclusive: no size up to 4 nodes could hold the workload (" +
+                       request.scenario_path + ": /workload/jobs/0/pods: a job's 5 pods"),
+            std::string::npos)
+      << shown;
+  EXPECT_NE(shown.find("pool gpus under timeslice: 2 nodes (16 GPUs) meet"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("GPUs needed: exclusive none up to 32, timeslice 16"), std::string::npos) << shown;
+  const nlohmann::ordered_json json = size_json(request, answers);
+  EXPECT_FALSE(json["variants"][0]["met"].get<bool>());
+  EXPECT_TRUE(json["variants"][0]["nodes"].is_null());
+  EXPECT_TRUE(json["variants"][0]["at_size"]["cannot_hold"].is_string());
+  EXPECT_EQ(json["variants"][1]["nodes"], 2);
+
+  // A misconfigured variant beside it is still an error naming that variant, before any run.
+  request.variants = {"exclusive", "mixedmig"};
+  request.output_dir = (dir_ / "out-mixed").string();
+  try {
+    size_pool(request, GpuCatalog::builtin());
+    ADD_FAILURE() << "mixedmig's layout, whose resources no pod asks for, was not refused";
+  } catch (const CapacityError& e) {
+    ADD_FAILURE() << "a configuration error taken for a capacity one: " << e.what();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("(sharing variant \"mixedmig\")"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "out-mixed" / "runs"));
 }
 
 }  // namespace
