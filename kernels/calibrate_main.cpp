@@ -43,8 +43,10 @@ constexpr int kExitBadInput = 2;
 constexpr int kExitNoDevice = 3;
 
 int command_fit(const std::string& raw_path, const std::string& out, const std::string& base_path,
-                const std::string& raw_reference, bool quiet) {
+                const std::string& raw_reference, const std::string& catalog_path, bool quiet) {
   const RawData raw = parse_raw(read_json_file(raw_path), raw_path);
+  // A raw file for no GPU of the catalog would be blamed on the base, or fitted for no GPU.
+  require_catalog_gpu(raw.gpu, catalog_path, raw_path, "/gpu");
   FitOptions options;
   options.raw_data_reference =
       raw_reference.empty() ? "results/calibration/raw/" + fs::path(raw_path).filename().string() : raw_reference;
@@ -155,6 +157,7 @@ int main(int argc, char** argv) {
     sub->add_option("-o,--output", run.out, "Raw measurement file to write (JSON)")->required();
     sub->add_option("--device", run.device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
     sub->add_option("--gpu", run.gpu, "Catalog id of the GPU (default: from the device name)");
+    sub->add_option("--catalog", run.catalog_path, "GPU catalog file --gpu is an id of, instead of the built-in one");
     sub->add_option("--seconds", run.seconds, "Seconds per co-run or scaling measurement")
         ->check(CLI::Range(0.05, 60.0));
     sub->add_option("--probe-ms", probe_ms, "Milliseconds per time-slice probe run")->check(CLI::Range(100.0, 60000.0));
@@ -190,6 +193,9 @@ int main(int argc, char** argv) {
   fit->add_option("--raw-ref", raw_reference,
                   "Path written into each measured field's raw_data (default results/calibration/raw/<file name>)");
   fit->add_flag("-q,--quiet", quiet, "Print nothing on success");
+  std::string fit_catalog;
+  fit->add_option("--catalog", fit_catalog,
+                  "GPU catalog file the raw data's GPU is an id of, instead of the built-in one");
 
   CLI::App* check = app.add_subcommand("check", "Check calibration profiles (format, provenance, ranges)");
   std::vector<std::string> check_paths;
@@ -239,7 +245,7 @@ int main(int argc, char** argv) {
   }
 
   try {
-    if (*fit) return command_fit(raw_path, profile_out, base_path, raw_reference, quiet);
+    if (*fit) return command_fit(raw_path, profile_out, base_path, raw_reference, fit_catalog, quiet);
     if (*check) return command_check(check_paths);
     if (*compare) return command_compare(compare_args);
     if (*worker) return run_worker(w);
@@ -251,7 +257,7 @@ int main(int argc, char** argv) {
       run.duty_kernel_ns = static_cast<std::int64_t>(kernel_us * 1e3);
       if (!sms_text.empty()) run.sms = parse_sm_list(sms_text);
       // Bad options before the device query: no GPU time (and no "no device" exit) hides them.
-      if (!run.gpu.empty()) require_catalog_gpu(run.gpu);
+      if (!run.gpu.empty()) require_catalog_gpu(run.gpu, run.catalog_path);
       require_writable_output(run.out);
       const gpu::DeviceInfo device = gpu::query_device(run.device);
       if (!device.visible) {

@@ -30,6 +30,7 @@
 #include "kernels/host/json_read.h"
 #include "kernels/host/raw_data.h"
 #include "sim/cluster/gpu_catalog.h"
+#include "sim/input/input_error.h"
 
 namespace sharesim::calib {
 
@@ -69,10 +70,19 @@ void require_writable_output(const std::string& path) {
   fs::remove(probe, ec);
 }
 
-void require_catalog_gpu(const std::string& id) {
-  const GpuCatalog& catalog = GpuCatalog::builtin();
+void require_catalog_gpu(const std::string& id, const std::string& catalog_path, const std::string& file,
+                         const std::string& where) {
+  std::optional<GpuCatalog> loaded;
+  if (!catalog_path.empty()) {
+    try {
+      loaded = GpuCatalog::load_file(catalog_path);
+    } catch (const InputError& e) {
+      throw CalibError(e.file(), e.where(), e.problem());
+    }
+  }
+  const GpuCatalog& catalog = loaded ? *loaded : GpuCatalog::builtin();
   if (catalog.find(id) == nullptr || catalog.find(id)->id != id) {
-    throw CalibError("--gpu", "", unknown_gpu_model_problem(id, catalog));
+    throw CalibError(file.empty() ? where : file, file.empty() ? "" : where, unknown_gpu_model_problem(id, catalog));
   }
 }
 
@@ -720,7 +730,7 @@ ordered_json measure_basics(const RunOptions& o) {
 
 int run_measurements(const std::string& mode, const RunOptions& o, const gpu::DeviceInfo& device) {
   signal(SIGPIPE, SIG_IGN);  // a worker that died must not kill us when we write its start byte
-  if (!o.gpu.empty()) require_catalog_gpu(o.gpu);
+  if (!o.gpu.empty()) require_catalog_gpu(o.gpu, o.catalog_path);
   const std::string gpu_id = o.gpu.empty() ? catalog_id_for(device.name) : o.gpu;
   if (gpu_id.empty()) {
     throw CalibError(

@@ -14,6 +14,7 @@ namespace sharesim::calib {
 struct RunOptions {
   int device = 0;
   std::string gpu;                     // catalog id; empty: guessed from the device name
+  std::string catalog_path;            // --catalog: the catalog --gpu is checked against; empty: built-in
   std::string out;                     // raw measurement file to write
   double seconds = 1.0;                // per co-run / scaling measurement
   std::int64_t probe_ns = 2000000000;  // per time-slice probe run
@@ -39,8 +40,11 @@ int run_measurements(const std::string& mode, const RunOptions& options, const g
 // read-only or pseudo file system such as /proc). Measuring modes call it before the device query.
 void require_writable_output(const std::string& path);
 
-// Throws CalibError at --gpu unless `id` is a GPU catalog id (sharesim gpus).
-void require_catalog_gpu(const std::string& id);
+// Throws CalibError at `where` (--gpu, or a raw file's /gpu) unless `id` is a GPU catalog id of
+// the catalog file `catalog_path` (--catalog), or of the built-in catalog when it is empty
+// (sharesim gpus): a GPU a user's own catalog adds can be calibrated too.
+void require_catalog_gpu(const std::string& id, const std::string& catalog_path, const std::string& file = "",
+                         const std::string& where = "--gpu");
 
 // Catalog id for a CUDA device name ("NVIDIA H100 80GB HBM3" -> "H100-80GB"); empty if unknown.
 std::string catalog_id_for(const std::string& device_name);

@@ -1,7 +1,6 @@
 #include "kernels/host/raw_data.h"
 
 #include "kernels/host/json_read.h"
-#include "sim/cluster/gpu_catalog.h"
 #include "sim/input/json_pointer.h"
 
 namespace sharesim::calib {
@@ -239,10 +238,6 @@ RawData parse_raw(const nlohmann::json& raw, const std::string& file) {
     in.fail("/format", "expected \"" + std::string(kRawFormat) + "\", found \"" + format + "\"");
   RawData out;
   out.gpu = in.string(raw, "", "gpu");
-  const GpuCatalog& catalog = GpuCatalog::builtin();
-  if (const GpuModel* model = catalog.find(out.gpu); model == nullptr || model->id != out.gpu) {
-    in.fail("/gpu", unknown_gpu_model_problem(out.gpu, catalog));
-  }
   out.date = in.string(raw, "", "date");
   const nlohmann::json& device = in.object(in.member(raw, "", "device"), "/device");
   out.device.name = in.string(device, "/device", "name");

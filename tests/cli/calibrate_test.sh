@@ -71,6 +71,16 @@ if CUDA_VISIBLE_DEVICES="" run 2 "basics --gpu Z100 is refused up front" basics 
 fi
 CUDA_VISIBLE_DEVICES="" run 3 "basics --gpu H200-141GB with a writable -o still exits 3 without a GPU" \
   basics --gpu H200-141GB -o ok.json && ok "a catalog --gpu and a writable -o reach the device query"
+# A GPU of the user's own catalog (--catalog, as sharesim run takes it) can be calibrated.
+python3 - "$src/scenarios/hardware/gpus.json" <<'PY'
+import json, sys
+catalog = json.load(open(sys.argv[1]))
+z100 = dict(catalog["gpus"][0], id="Z100", product="NVIDIA-Z100")
+catalog["gpus"].append(z100)
+json.dump(catalog, open("z-catalog.json", "w"))
+PY
+CUDA_VISIBLE_DEVICES="" run 3 "basics --gpu Z100 --catalog with Z100 reaches the device query" \
+  basics --gpu Z100 --catalog z-catalog.json -o z.json && ok "a --gpu of the user's catalog is accepted"
 ls -a | grep -q probe && bad "the output probe leaves nothing behind" "$(ls -a | grep probe)"
 
 # --- --version: the program, the version and the commit it was built from (apps/build_info.h).
@@ -145,6 +155,8 @@ for base in H100-80GB default; do
       'sharesim-calibrate: error: raw-z.json: /gpu: unknown GPU model "Z100"'
 done
 [[ -e zf.json ]] && bad "a fit of a raw file for no catalog GPU writes nothing" "zf.json exists"
+run 0 "fit of a raw file for a GPU of the user's catalog (--catalog)" fit raw-z.json -o zf.json --catalog z-catalog.json \
+  --base "$src/results/calibration/default.json" -q && ok "fit --catalog takes the catalog's GPUs"
 
 if run 0 "fit of synthetic measurements" fit raw.json -o fitted.json --base "$src/results/calibration/H100-80GB.json"; then
   ok "fit of synthetic measurements"
