@@ -266,6 +266,17 @@ expect_bad_input "a bad calibration override from --set says so" "$tmp/out-calib
 expect_bad_input "validate: a bad calibration override from --set says so" "" \
   '(value from --set calibration.overrides={"timeslic": {}})' \
   validate small.json --set 'calibration.overrides={"timeslic": {}}'
+# A key --set creates is the --set's, not the file's; an empty output.dir and an index with a
+# leading zero (RFC 6901) are refused, not read as the default directory or as index 0.
+expect_bad_input "an unknown key from --set says so" "$tmp/out-set-key" \
+  '/nosuch: unknown key "nosuch"' run -q -o "$tmp/out-set-key" small.json --set nosuch.key=3
+expect_bad_input "an unknown key from --set names the --set" "$tmp/out-set-key" \
+  '(value from --set nosuch.key=3)' run -q -o "$tmp/out-set-key" small.json --set nosuch.key=3
+expect_bad_input "an empty output.dir is refused" "" '/output/dir: expected a directory path' \
+  validate small.json --set output.dir=
+expect_bad_input "an index with a leading zero is refused" "$tmp/out-set-00" \
+  'expected an array index (0 or digits without a leading zero), found "00"' \
+  run -q -o "$tmp/out-set-00" small.json --set workload.generators.00.count=3
 expect_bad_input "unknown command-line option" "$tmp/out-option" "--bogus" \
   run -q -o "$tmp/out-option" small.json --bogus
 expect_bad_input "negative --seed" "$tmp/out-seed" "--seed: " \
@@ -984,6 +995,8 @@ malformed_report services-number "$tmp/report-run" summary.json \
 malformed_report service-without-origin "$tmp/report-run" summary.json \
   "summary.json: /metrics/services/0/origin: expected a service's origin (a string), found none" \
   'd["metrics"]["services"] = [{"requests": 1}]'
+malformed_report completed-text "$tmp/report-run" summary.json \
+  'summary.json: /metrics/jobs/completed: expected a number or null, found "x"' 'd["metrics"]["jobs"]["completed"] = "x"'
 malformed_report summary-array "$tmp/report-run" summary.json \
   "summary.json: (top level): expected a JSON object (as sharesim writes summary.json), found an empty array" 'd = []'
 rm -rf "$tmp/bad-report-truncated" && cp -r "$tmp/report-run" "$tmp/bad-report-truncated"
