@@ -11,6 +11,7 @@
 #include <string>
 
 #include "sim/input/input_error.h"
+#include "tests/unit/input_error_of.h"
 
 namespace sharesim {
 namespace {
@@ -54,12 +55,7 @@ class ReportInputTest : public ::testing::Test {
   // The InputError message read_report_input throws for `doc` ("" when none).
   std::string problem(const json& doc) {
     std::ofstream(dir_ / "summary.json") << doc.dump();
-    try {
-      read_report_input(dir_.string());
-    } catch (const InputError& e) {
-      return e.what();
-    }
-    return "";
+    return testing::input_error_of([&] { read_report_input(dir_.string()); });
   }
 
   fs::path dir_;

@@ -21,20 +21,20 @@ class CheckReportTest : public testing::ScratchDirTest {
   CheckReportTest() : ScratchDirTest("sharesim-check-report-") {}
 };
 
-using testing::input_error;
+using testing::input_error_of;
 
 // Every report path is checked before any is written.
 TEST_F(CheckReportTest, ReportPathsAreCheckedBeforeAnyIsWritten) {
   fs::create_directories(root_ / "jt");
   const std::string ok = (root_ / "jt" / "ok.xml").string();
-  const std::string dir_message = input_error([&] {
+  const std::string dir_message = input_error_of([&] {
     require_report_paths({{"--junit", ok}, {"--markdown", (root_ / "jt").string()}});
   });
   EXPECT_NE(dir_message.find("it is a directory"), std::string::npos) << dir_message;
   const std::string file = write("jt", "plain", "x") + "/plain";
-  const std::string below = input_error([&] { require_report_paths({{"--junit", file + "/deeper/x.xml"}}); });
+  const std::string below = input_error_of([&] { require_report_paths({{"--junit", file + "/deeper/x.xml"}}); });
   EXPECT_NE(below.find(file + " is a file, not a directory"), std::string::npos) << below;
-  const std::string same = input_error([&] { require_report_paths({{"--junit", ok}, {"--markdown", ok}}); });
+  const std::string same = input_error_of([&] { require_report_paths({{"--junit", ok}, {"--markdown", ok}}); });
   EXPECT_NE(same.find("--markdown: " + ok + ": expected a file of its own, found the file of --junit"),
             std::string::npos)
       << same;

@@ -331,7 +331,7 @@ TEST_F(RunCheckTest, UpdateCopiesTheRunIntoTheBaseline) {
 
 // Audit of 2026-11-29: the defects below each passed a check that should have failed or exited 2.
 
-using testing::input_error;
+using testing::input_error_of;
 
 // A sweep over cost.gpu_hour (a scenario key that looks like a metric path): sharesim sweep's
 // aggregate.json lists the metrics, so the grid column is configuration, and a doubled total
@@ -356,7 +356,7 @@ TEST_F(RunCheckTest, AGridOverACostKeyIsConfigurationAsTheSweepSays) {
   EXPECT_EQ(row(report, "cost.total [cost.gpu_hour=2, variant=]").status, MetricRow::Status::regressed);
   // Without the sweep's list the name cannot tell: refused, not guessed.
   fs::remove(root_ / "cost-base" / "aggregate.json");
-  const std::string message = input_error([&] { check_run(sweep("cost-run", 2.0), root_ / "cost-base", {}); });
+  const std::string message = input_error_of([&] { check_run(sweep("cost-run", 2.0), root_ / "cost-base", {}); });
   EXPECT_NE(message.find("runs.csv: line 1, column cost.gpu_hour: expected a column that is either a metric or a "
                          "configuration"),
             std::string::npos)
@@ -389,7 +389,7 @@ TEST_F(RunCheckTest, SweepMetricsSpeltAsPointersAreMetrics) {
   // A listed metric that runs.csv lacks is located in the list.
   write("ptr-bad", "runs.csv", "seed,metrics.jobs.completed\n1,4\n");
   write("ptr-bad", "aggregate.json", R"({"metrics": ["metrics.jobs.complete"]})");
-  const std::string message = input_error([&] { check_run(root_ / "ptr-bad", root_ / "ptr-bad", {}); });
+  const std::string message = input_error_of([&] { check_run(root_ / "ptr-bad", root_ / "ptr-bad", {}); });
   EXPECT_NE(message.find("aggregate.json: /metrics/0: expected a column of"), std::string::npos) << message;
 }
 
@@ -402,7 +402,7 @@ TEST_F(RunCheckTest, ABareRunsCsvTakesPointerColumnsAsMetrics) {
   ASSERT_EQ(report.rows.size(), 1u);
   EXPECT_EQ(report.rows[0].name, "jobs.completed");
   EXPECT_EQ(report.rows[0].status, MetricRow::Status::same);
-  const std::string twice = input_error([&] {
+  const std::string twice = input_error_of([&] {
     check_run(write("bare-twice", "runs.csv", "seed,jobs.completed,/metrics/jobs/completed\n1,4,4\n"), base, {});
   });
   EXPECT_NE(twice.find("expected one column per metric"), std::string::npos) << twice;
@@ -412,15 +412,15 @@ TEST_F(RunCheckTest, ABareRunsCsvTakesPointerColumnsAsMetrics) {
 TEST_F(RunCheckTest, UpdateIntoANewBaselineChecksTheRun) {
   const std::string new_base = (root_ / "fresh-base").string();
   const std::string boolean = summary("bool", 10, 100.0, 0.5, R"(, "sim": {"done": true})");
-  EXPECT_NE(input_error([&] { check_new_baseline(boolean, new_base, {}); }).find("/metrics/sim/done"),
+  EXPECT_NE(input_error_of([&] { check_new_baseline(boolean, new_base, {}); }).find("/metrics/sim/done"),
             std::string::npos);
-  EXPECT_NE(input_error([&] { update_baseline(boolean, new_base); }).find("/metrics/sim/done"), std::string::npos);
+  EXPECT_NE(input_error_of([&] { update_baseline(boolean, new_base); }).find("/metrics/sim/done"), std::string::npos);
   const std::string nan_cell = write("nancell", "runs.csv", "seed,jobs.jct_s.mean\n1,nan\n");
-  EXPECT_NE(input_error([&] { update_baseline(nan_cell, new_base); }).find("line 2, column jobs.jct_s.mean"),
+  EXPECT_NE(input_error_of([&] { update_baseline(nan_cell, new_base); }).find("line 2, column jobs.jct_s.mean"),
             std::string::npos);
   CheckOptions unknown;
   unknown.tolerances = {parse_tolerance_rule("nosuch=5%", "--tol")};
-  EXPECT_NE(input_error([&] {
+  EXPECT_NE(input_error_of([&] {
               check_new_baseline(summary("good", 10, 100.0, 0.5), new_base, unknown);
             }).find("--tol: nosuch"),
             std::string::npos);
@@ -455,14 +455,14 @@ TEST_F(RunCheckTest, UpdateCopiesTheSweepsMetricList) {
 TEST_F(RunCheckTest, ABaselineWithoutMetricsIsBadInput) {
   const std::string run = summary("run", 10, 100.0, 0.5);
   const std::string empty = write("empty", "summary.json", R"({"metrics": {}})");
-  const std::string message = input_error([&] { check_run(run, empty, {}); });
+  const std::string message = input_error_of([&] { check_run(run, empty, {}); });
   EXPECT_NE(message.find(empty + "/summary.json: /metrics: expected at least one metric"), std::string::npos)
       << message;
   EXPECT_NE(message.find("found none"), std::string::npos) << message;
   const std::string base = write("sweep-base", "runs.csv", runs_csv(0));
   for (const std::string& text : {std::string("seed,jobs.completed\n"), std::string("seed,jobs.completed\n1,\n2,\n")}) {
     const std::string dir = write("empty-sweep", "runs.csv", text);
-    const std::string e = input_error([&] { check_run(base, dir, {}); });
+    const std::string e = input_error_of([&] { check_run(base, dir, {}); });
     EXPECT_NE(e.find(dir + "/runs.csv: expected at least one metric value"), std::string::npos) << e;
   }
 }
@@ -472,7 +472,7 @@ TEST_F(RunCheckTest, ARepeatedSeedIsBadInput) {
   const std::string base = write("sweep-base", "runs.csv", runs_csv(0));
   const std::string dir =
       write("repeated", "runs.csv", "policy,seed,jobs.completed\nmps,1,4\nmig,1,4\nmps,1,4\nmps,1,4\n");
-  const std::string message = input_error([&] { check_run(dir, base, {}); });
+  const std::string message = input_error_of([&] { check_run(dir, base, {}); });
   EXPECT_NE(message.find("runs.csv: line 4, column seed: expected each seed once per configuration, found seed 1 "
                          "again (first on line 2)"),
             std::string::npos)
@@ -483,17 +483,18 @@ TEST_F(RunCheckTest, ARepeatedSeedIsBadInput) {
 TEST_F(RunCheckTest, InvalidUtf8InRunsCsvIsBadInput) {
   const std::string base = write("sweep-base", "runs.csv", runs_csv(0));
   const std::string cell = write("latin1", "runs.csv", "variant,seed,jobs.completed\n\xe9t\xe9,1,4\n");
-  const std::string message = input_error([&] { check_run(cell, base, {}); });
+  const std::string message = input_error_of([&] { check_run(cell, base, {}); });
   EXPECT_NE(message.find("line 2, column variant: expected UTF-8 text, found the byte 0xE9"), std::string::npos)
       << message;
   const std::string header = write("latin1-head", "runs.csv", "vari\xe9nt,seed,jobs.completed\nx,1,4\n");
-  EXPECT_NE(input_error([&] { check_run(header, base, {}); }).find("line 1: expected UTF-8 text"), std::string::npos);
+  EXPECT_NE(input_error_of([&] { check_run(header, base, {}); }).find("line 1: expected UTF-8 text"),
+            std::string::npos);
   // Valid UTF-8 passes, and the name reaches the report as it is.
   const std::string utf8 = write("utf8", "runs.csv", "variant,seed,jobs.completed\n\xc3\xa9t\xc3\xa9,1,4\n");
   EXPECT_EQ(check_run(utf8, utf8, {}).rows[0].name, "jobs.completed [variant=\xc3\xa9t\xc3\xa9]");
   // summary.json is JSON: its parser refuses invalid UTF-8 itself.
   const std::string json = write("latin1-json", "summary.json", "{\"metrics\": {\"\xe9t\xe9\": 1}}");
-  EXPECT_FALSE(input_error([&] { check_run(json, json, {}); }).empty());
+  EXPECT_FALSE(input_error_of([&] { check_run(json, json, {}); }).empty());
 }
 
 // The messages the audit found wanting.
@@ -501,7 +502,7 @@ TEST_F(RunCheckTest, MessagesSayWhatWasExpectedAndFound) {
   const std::string base = write("sweep-base", "runs.csv", runs_csv(0));
   for (const char* cell : {"inf", "nan", "1e400"}) {
     const std::string dir = write("cell", "runs.csv", std::string("seed,jobs.completed\n1,") + cell + "\n");
-    const std::string message = input_error([&] { check_run(dir, base, {}); });
+    const std::string message = input_error_of([&] { check_run(dir, base, {}); });
     EXPECT_NE(message.find("expected a finite number (or an empty cell: not applicable), found \"" + std::string(cell) +
                            "\""),
               std::string::npos)
@@ -509,17 +510,17 @@ TEST_F(RunCheckTest, MessagesSayWhatWasExpectedAndFound) {
   }
   const std::string run = summary("run", 10, 100.0, 0.5);
   const std::string file = write("afile", "plain", "x") + "/plain";
-  EXPECT_NE(input_error([&] {
+  EXPECT_NE(input_error_of([&] {
               check_run(run, file, {});
             }).find(file + ": expected a directory (a run's or a sweep's), found a file"),
             std::string::npos);
   const std::string no_metrics = write("nometrics", "summary.json", R"({"seed": 1})");
-  EXPECT_NE(input_error([&] { check_run(run, no_metrics, {}); })
+  EXPECT_NE(input_error_of([&] { check_run(run, no_metrics, {}); })
                 .find("/metrics: expected an object of run metrics "
                       "(a sharesim run's summary.json), found no \"metrics\""),
             std::string::npos);
   const std::string array = write("arraymetrics", "summary.json", R"({"metrics": [1]})");
-  EXPECT_NE(input_error([&] { check_run(run, array, {}); }).find("found an array"), std::string::npos);
+  EXPECT_NE(input_error_of([&] { check_run(run, array, {}); }).find("found an array"), std::string::npos);
 }
 
 // Identical samples in another row order are the same sample.

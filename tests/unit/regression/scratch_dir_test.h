@@ -1,6 +1,6 @@
 #pragma once
 // What the regression tests share: a scratch directory of the test's own under the system's
-// temporary one, removed around each test, and the message of an expected InputError.
+// temporary one, removed around each test, and input_error_of (tests/unit/input_error_of.h).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "sim/input/input_error.h"
+#include "tests/unit/input_error_of.h"
 
 namespace sharesim::testing {
 
@@ -35,16 +35,5 @@ class ScratchDirTest : public ::testing::Test {
  private:
   std::string prefix_;
 };
-
-// The message of the InputError that `call` throws ("" when it throws none).
-template <typename Call>
-std::string input_error(const Call& call) {
-  try {
-    call();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 }  // namespace sharesim::testing

@@ -10,7 +10,7 @@
 
 #include "policies/policy_registry.h"
 #include "sim/cluster/gpu_catalog.h"
-#include "sim/input/input_error.h"
+#include "tests/unit/input_error_of.h"
 #include "workloads/workload_builder.h"
 
 namespace sharesim::testing {
@@ -43,16 +43,5 @@ struct BuiltWorkload {
 };
 
 inline nlohmann::json trace_workload(nlohmann::json trace) { return {{"trace", std::move(trace)}}; }
-
-// The message of the InputError thrown by `f`, or "" when none is thrown.
-template <typename F>
-std::string input_error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 }  // namespace sharesim::testing
