@@ -13,10 +13,11 @@
 #include <sstream>
 
 #include "regression/welch_test.h"
-#include "sim/metrics/output_files.h"
+#include "sim/input/error_text.h"
 #include "sim/input/input_error.h"
 #include "sim/input/json_pointer.h"
 #include "sim/input/json_reader.h"
+#include "sim/metrics/output_files.h"
 #include "workloads/csv_reader.h"
 
 namespace sharesim {
@@ -41,25 +42,16 @@ DirectoryKind kind_of(const std::string& dir) {
                                          : "no such directory");
 }
 
-// The JSON type of a value, as an error message names what it found.
-std::string json_kind(const nlohmann::json& value) {
-  if (value.is_object()) return "an object";
-  if (value.is_array()) return "an array";
-  if (value.is_string()) return "text";
-  if (value.is_boolean()) return "a boolean";
-  if (value.is_null()) return "null";
-  return "a number";
-}
-
 nlohmann::json read_summary(const std::string& dir) {
   const std::string path = (fs::path(dir) / kSummary).string();
   // parse_json_text locates syntax errors by line and column, a number that overflows a
   // double (1e400) at its JSON pointer and text that is not UTF-8; all are bad input.
   const nlohmann::json summary(parse_json_text(read_text_file(path), path));
   const std::string expected = "expected an object of run metrics (a sharesim run's summary.json), found ";
-  if (!summary.is_object()) throw InputError(path, kTopLevelWhere, expected + json_kind(summary));
+  if (!summary.is_object()) throw InputError(path, kTopLevelWhere, expected + describe_value(summary));
   if (!summary.contains("metrics")) throw InputError(path, "/metrics", expected + "no \"metrics\"");
-  if (!summary["metrics"].is_object()) throw InputError(path, "/metrics", expected + json_kind(summary["metrics"]));
+  if (!summary["metrics"].is_object())
+    throw InputError(path, "/metrics", expected + describe_value(summary["metrics"]));
   return summary;
 }
 
@@ -243,15 +235,16 @@ std::optional<std::set<std::string>> listed_metric_columns(const std::string& di
     const nlohmann::json document(parse_json_text(read_text_file(path), path));
     const std::string expected = "expected an array of the sweep's metric paths (runs.csv's metric columns), found ";
     if (!document.is_object() || !document.contains("metrics")) {
-      throw InputError(path, "/metrics", expected + (document.is_object() ? "no \"metrics\"" : json_kind(document)));
+      throw InputError(path, "/metrics",
+                       expected + (document.is_object() ? "no \"metrics\"" : describe_value(document)));
     }
     const nlohmann::json& list = document["metrics"];
-    if (!list.is_array()) throw InputError(path, "/metrics", expected + json_kind(list));
+    if (!list.is_array()) throw InputError(path, "/metrics", expected + describe_value(list));
     std::set<std::string> out;
     for (std::size_t i = 0; i < list.size(); ++i) {
       const std::string where = pointer_append("/metrics", i);
       if (!list[i].is_string())
-        throw InputError(path, where, "expected a metric path (text), found " + json_kind(list[i]));
+        throw InputError(path, where, "expected a metric path (text), found " + describe_value(list[i]));
       const std::string column = list[i].get<std::string>();
       if (!csv.has_column(column)) {
         throw InputError(path, where, "expected a column of " + csv.path() + ", found none named \"" + column + "\"");
