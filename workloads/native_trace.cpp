@@ -79,15 +79,12 @@ bool NativeTraceReader::next(JobSpec& out) {
     }
     out.shape = context_.with_gpu_fraction(out.shape, last_gpu_milli_);
   }
-  // A pod on GPUs whose demand is neither SMs nor bandwidth gets rate 0 under every policy and
-  // would hold its GPUs forever: an input error, as the same demand in a scenario is
-  // (workload_builder.cpp, check_progresses).
-  if (const PodShape& pod = context_.shapes.shapes[out.shape];
-      pod.gpu_units > 0 && pod.demand.sm <= 0 && pod.demand.bw <= 0) {
+  // A job that would never finish: an input error at the columns its demand came from, as the
+  // same demand in a scenario is.
+  if (!context_.progress_problem(out.shape, kind).empty()) {
     const std::string sm_column = given("sm") ? "sm" : "sm_active";
     const std::string bw_column = given("bw") ? "bw" : given("dram_active") ? "dram_active" : "mem_util_pct";
-    csv_.fail(sm_column, "a " + kind + " pod on GPUs does its work only at the rate its demand gets: expected " +
-                             sm_column + " > 0 or " + bw_column + " > 0, found both 0 (it would never finish)");
+    csv_.fail(sm_column, context_.progress_problem(out.shape, kind, sm_column, bw_column));
   }
   // A pod no node could ever hold would wait forever: an input error, as in a scenario.
   if (!context_.capacity_problem(out.shape, out.pods).empty()) {

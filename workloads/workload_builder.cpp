@@ -50,17 +50,12 @@ void check_capacity(WorkloadContext& context, std::uint32_t shape, std::uint32_t
 std::unique_ptr<JobSource> make_trace(const nlohmann::json& spec, WorkloadContext& context,
                                       const std::string& pointer = "/workload/trace");
 
-// A training or batch pod on GPUs progresses at the rate its policy gives its demand, and a
-// demand of neither SMs nor bandwidth gets rate 0 everywhere (docs/models.md "Contention
-// model"): the job would hold its GPUs forever. An input error at the demand, as the active
-// demand of a service or notebook is. A pod without GPUs runs at standalone speed: no check.
+// A training or batch job that would never finish (WorkloadContext::progress_problem): an
+// input error at the demand, as the active demand of a service or notebook is.
 void check_progresses(const WorkloadContext& context, std::uint32_t shape, const std::string& kind,
                       const std::string& request_pointer) {
-  const PodShape& pod = context.shapes.shapes[shape];
-  if (pod.gpu_units <= 0 || pod.demand.sm > 0 || pod.demand.bw > 0) return;
-  throw InputError(context.scenario_file, request_pointer + "/demand",
-                   "a " + kind + " pod on GPUs does its work only at the rate its demand gets: expected sm > 0 or "
-                   "bw > 0, found both 0 (it would never finish)");
+  const std::string problem = context.progress_problem(shape, kind);
+  if (!problem.empty()) throw InputError(context.scenario_file, request_pointer + "/demand", problem);
 }
 
 // An arrival process with its rates multiplied by load_factor (arrival_scaling.h): the mean

@@ -224,6 +224,14 @@ std::uint32_t WorkloadContext::shape_from_request(const nlohmann::json& request,
   return shapes.intern(shape);
 }
 
+std::string WorkloadContext::progress_problem(std::uint32_t shape, const std::string& kind, const std::string& sm,
+                                              const std::string& bw) const {
+  const PodShape& pod = shapes.shapes[shape];
+  if (pod.gpu_units <= 0 || pod.demand.sm > 0 || pod.demand.bw > 0) return "";
+  return "a " + kind + " pod on GPUs does its work only at the rate its demand gets: expected " + sm + " > 0 or " + bw +
+         " > 0, found both 0 (it would never finish)";
+}
+
 std::string WorkloadContext::capacity_problem(std::uint32_t shape, std::uint32_t pods) {
   if (!capacity_check) return "";
   const auto [it, inserted] = capacity_answers_.try_emplace({shape, pods});

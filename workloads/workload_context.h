@@ -82,6 +82,13 @@ struct WorkloadContext {
     std::string problem;
     bool configuration = false;
   };
+  // Why a training or batch job of this shape would never finish ("" when it would): a pod on
+  // GPUs progresses at the rate its policy gives its demand, and a demand of neither SMs nor
+  // bandwidth gets rate 0 everywhere (docs/models.md "Contention model"), so it would hold its
+  // GPUs forever. A pod without GPUs runs at standalone speed. `sm` and `bw` name the fields
+  // the demand came from (a scenario's "sm", a trace's "sm_active" column).
+  std::string progress_problem(std::uint32_t shape, const std::string& kind, const std::string& sm = "sm",
+                               const std::string& bw = "bw") const;
   // Why a job of `pods` pods of this shape could never run on the cluster ("" when it
   // could). Uses `capacity_check` when the caller set one (a run sets it from its cluster),
   // remembering the answer per (shape, pods).
