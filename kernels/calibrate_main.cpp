@@ -68,9 +68,13 @@ int command_fit(const std::string& raw_path, const std::string& out, const std::
   return 0;
 }
 
-int command_check(const std::vector<std::string>& paths) {
+int command_check(const std::vector<std::string>& paths, const std::string& catalog_path) {
   for (const std::string& path : paths) {
-    load_profile_file(path);
+    const nlohmann::json profile = load_profile_file(path);
+    // A profile is looked up by its GPU's catalog id, or is the "default" one (calibration.md):
+    // one for no GPU of the catalog would never be used, so it does not pass.
+    const std::string gpu = profile.at("gpu").get<std::string>();
+    if (gpu != "default") require_catalog_gpu(gpu, catalog_path, path, "/gpu");
     // The profile reads, but a measured field whose raw data is gone has lost its source: said
     // on the profile's line, not a failure (a profile copied without its raw folder still works).
     const std::vector<std::string> missing = missing_raw_data(path);
@@ -200,6 +204,9 @@ int main(int argc, char** argv) {
   CLI::App* check = app.add_subcommand("check", "Check calibration profiles (format, provenance, ranges)");
   std::vector<std::string> check_paths;
   check->add_option("profiles", check_paths, "Profile files")->required();
+  std::string check_catalog;
+  check->add_option("--catalog", check_catalog,
+                    "GPU catalog file the profiles' GPUs are ids of, instead of the built-in one");
 
   CLI::App* compare = app.add_subcommand("compare", "Compare a new profile's measured fields with a reference profile");
   CompareArgs compare_args;
@@ -246,7 +253,7 @@ int main(int argc, char** argv) {
 
   try {
     if (*fit) return command_fit(raw_path, profile_out, base_path, raw_reference, fit_catalog, quiet);
-    if (*check) return command_check(check_paths);
+    if (*check) return command_check(check_paths, check_catalog);
     if (*compare) return command_compare(compare_args);
     if (*worker) return run_worker(w);
     for (CLI::App* sub : measuring) {

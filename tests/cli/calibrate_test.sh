@@ -157,6 +157,12 @@ done
 [[ -e zf.json ]] && bad "a fit of a raw file for no catalog GPU writes nothing" "zf.json exists"
 run 0 "fit of a raw file for a GPU of the user's catalog (--catalog)" fit raw-z.json -o zf.json --catalog z-catalog.json \
   --base "$src/results/calibration/default.json" -q && ok "fit --catalog takes the catalog's GPUs"
+# check looks the profile's GPU up as fit does: a profile for no catalog GPU would never be used.
+run 2 "check of a profile whose /gpu is no catalog id" check zf.json &&
+  one_line "check: profile /gpu Z100 is refused" 'sharesim-calibrate: error: zf.json: /gpu: unknown GPU model "Z100"'
+run 0 "check --catalog of a profile for a GPU of the user's catalog" check zf.json --catalog z-catalog.json &&
+  ok "check --catalog takes the catalog's GPUs"
+run 0 "check of the default profile" check "$src/results/calibration/default.json" && ok "check passes the default profile"
 
 if run 0 "fit of synthetic measurements" fit raw.json -o fitted.json --base "$src/results/calibration/H100-80GB.json"; then
   ok "fit of synthetic measurements"

@@ -305,6 +305,31 @@ TEST_F(SizeSearch, AVariantThatCannotHoldTheWorkloadAtMaxNodesIsAnsweredAsSuchAn
   EXPECT_TRUE(json["variants"][0]["at_size"]["cannot_hold"].is_string());
   EXPECT_EQ(json["variants"][1]["nodes"], 2);
 
+  // The same gang as a row of a native trace: the row is checked while the trace is read, and
+  // the answer is the same, naming the trace's line and column instead of the scenario's key.
+  std::ofstream(dir_ / "gang.csv") << "origin,sequence,kind,submit_s,duration_s,pods,gpus_per_pod,cpu_milli,"
+                                      "memory_mib,gpu_product,priority\n"
+                                      "gang,0,training,0,3600,5,8,0,0,,0\n";
+  SizeRequest traced = this->request("t.json", R"({"name": "t", "seed": 1,
+    "cluster": {"node_pools": [{"name": "gpus", "nodes": 8, "gpu": "A100-80GB", "gpus_per_node": 8,
+      "cpu_milli": 256000, "memory_mib": 1048576}]},
+    "workload": {"trace": {"format": "native", "path": "gang.csv"}}})",
+                                     "gpus", {"metrics.jobs.completed>=1"}, {1});
+  traced.variants = {"exclusive", "timeslice"};
+  traced.max_nodes = 4;
+  const std::vector<SizeAnswer> from_trace = size_pool(traced, GpuCatalog::builtin());
+  ASSERT_EQ(from_trace.size(), 2u);
+  EXPECT_FALSE(from_trace[0].met);
+  EXPECT_EQ(from_trace[0].at_size.nodes, 4);
+  EXPECT_NE(from_trace[0].at_size.cannot_hold.find((dir_ / "gang.csv").string() +
+                                                   ": line 2, column gpus_per_pod: a job's 5 pods"),
+            std::string::npos)
+      << from_trace[0].at_size.cannot_hold;
+  EXPECT_NE(from_trace[0].at_size.cannot_hold.find("can hold at most 4 at once"), std::string::npos)
+      << from_trace[0].at_size.cannot_hold;
+  EXPECT_TRUE(from_trace[1].met);
+  EXPECT_EQ(from_trace[1].nodes, 2);
+
   // A misconfigured variant beside it is still an error naming that variant, before any run.
   request.variants = {"exclusive", "mixedmig"};
   request.output_dir = (dir_ / "out-mixed").string();
