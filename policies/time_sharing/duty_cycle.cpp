@@ -33,20 +33,32 @@ std::vector<double> queued_count_polynomial(std::span<const double> duty) {
   return a;
 }
 
-// The polynomial divided by ((1 - u) + u x), i.e. the same product without that context. The
-// division runs from the end where the divisor's larger coefficient sits, which keeps the
-// rounding errors from growing (deflation in the stable direction).
+// The polynomial divided by ((1 - u) + u x), i.e. the same product without that context.
+// Dividing from the low end (b_k = (a_k - u b_{k-1}) / c) multiplies an error in b_{k-1} by
+// (u / c) (b_{k-1} / b_k); dividing from the high end (b_{k-1} = (a_k - c b_k) / u) multiplies
+// an error in b_k by (c / u) (b_k / b_{k-1}). b is log-concave (a Poisson-binomial
+// distribution), so the first factor is below 1 up to the index where u b_{k-1} first exceeds
+// c b_k and the second from there on: the low coefficients are divided from the low end until
+// then and the rest from the high end (deflation in the stable direction on each side, as for
+// polynomial roots: Wilkinson, "Rounding Errors in Algebraic Processes", 1963, ch. 2). One
+// direction alone lost every digit of the coefficients on the other side: with 64 contexts of
+// duty 0.3 the high ones, which the weights w(k) make dominate Z, came out as noise and a speed
+// of 1 instead of 0.05.
 std::vector<double> without_context(const std::vector<double>& a, double u) {
   const std::size_t n = a.size() - 1;  // degree; the quotient has degree n - 1
   std::vector<double> b(n, 0.0);
   const double c = 1.0 - u;
-  if (u >= c) {
-    b[n - 1] = a[n] / u;
-    for (std::size_t k = n - 1; k >= 1; --k) b[k - 1] = (a[k] - c * b[k]) / u;
-  } else {
+  std::size_t split = 0;  // b_0 .. b_{split - 1} from the low end, the others from the high end
+  if (c > 0) {
     b[0] = a[0] / c;
-    for (std::size_t k = 1; k < n; ++k) b[k] = (a[k] - u * b[k - 1]) / c;
+    for (split = 1; split < n; ++split) {
+      const double next = (a[split] - u * b[split - 1]) / c;
+      if (u * b[split - 1] > c * next) break;  // the low end's errors would grow from here
+      b[split] = next;
+    }
   }
+  if (split < n) b[n - 1] = a[n] / u;
+  for (std::size_t k = n - 1; k > split; --k) b[k - 1] = (a[k] - c * b[k]) / u;
   for (double& v : b) v = std::max(v, 0.0);
   return b;
 }
@@ -62,6 +74,80 @@ double log_normaliser(const std::vector<double>& a, const std::vector<double>& l
     if (a[k] > 0) sum += std::exp(std::log(a[k]) + log_w[k] - largest);
   }
   return largest + std::log(sum);
+}
+
+// The product form's sum Z = sum_k a_k w(k), a being the queued-count polynomial, in a form
+// whose coefficients stay inside a double's range. The terms that matter sit near the k where
+// a_k w(k) peaks, and a_k is about u^k there: 300 contexts of duty 0.02 put it near 1e-400,
+// where a double holds 0. Scaling x by s (exponential tilting) turns the product into
+// exp(log_factor) * prod_i ((1 - u'_i) + u'_i s x), u'_i = u_i s / ((1 - u_i) + u_i s), a
+// distribution of counts whose mass moves to where a_k w(k) peaks when s = k* / e, k* the
+// tilted mean (a_k / a_{k-1} = e / k there, and the tilted coefficients' ratio is 1 at their
+// mode). The weights become w(k) / s^k.
+struct QueuedCounts {
+  std::vector<double> duty;          // u'_i (u_i when not tilted)
+  std::vector<double> coefficients;  // of prod_i ((1 - u'_i) + u'_i x)
+  std::vector<double> log_weight;    // log w(k) - k log s
+  double scale = 1.0;                // s
+  double log_factor = 0.0;           // sum_i log((1 - u_i) + u_i s)
+  double log_z = 0.0;                // log Z
+
+  // log of Z without context i: its factor ((1 - u_i) + u_i s) goes, and the polynomial is
+  // divided by its term.
+  double log_z_without(std::size_t i, double u) const {
+    const double own = scale == 1.0 ? 0.0 : std::log((1.0 - u) + u * scale);
+    return log_factor - own + log_normaliser(without_context(coefficients, duty[i]), log_weight);
+  }
+};
+
+// s: 1 when the polynomial's end coefficients (prod u_i, and prod (1 - u_i) over the contexts
+// with u_i < 1) are normal doubles, so that every coefficient is (the sequence is log-concave:
+// each lies above the smaller end). Otherwise the k with sum_i u'_i(k / e) = k (the tilted mean
+// at s = k / e), by bisection on [e, n]: the sum is increasing and concave in k and below n at
+// n. 1 when that mean is below e: the mass of a_k w(k) is then at counts that do not underflow.
+double tilt_scale(std::span<const double> duty, double efficiency) {
+  constexpr double kLogSmallest = -690.0;  // about log(1e-300), above the subnormals
+  double log_top = 0, log_bottom = 0;
+  for (const double u : duty) {
+    log_top += std::log(u);
+    if (u < 1.0) log_bottom += std::log1p(-u);
+  }
+  if (log_top > kLogSmallest && log_bottom > kLogSmallest) return 1.0;
+  const auto tilted_mean = [&](double k) {
+    const double s = k / efficiency;
+    double mean = 0;
+    for (const double u : duty) mean += u * s / ((1.0 - u) + u * s);
+    return mean;
+  };
+  double low = efficiency, high = static_cast<double>(duty.size());
+  if (high <= low || tilted_mean(low) <= low) return 1.0;
+  for (int step = 0; step < 60; ++step) {
+    const double middle = 0.5 * (low + high);
+    (tilted_mean(middle) > middle ? low : high) = middle;
+  }
+  return std::max(1.0, 0.5 * (low + high) / efficiency);
+}
+
+QueuedCounts queued_counts(std::span<const double> duty, double efficiency) {
+  QueuedCounts counts;
+  counts.scale = tilt_scale(duty, efficiency);
+  counts.log_weight = log_weights(duty.size(), efficiency);
+  if (counts.scale == 1.0) {
+    counts.duty.assign(duty.begin(), duty.end());
+  } else {
+    const double log_scale = std::log(counts.scale);
+    for (std::size_t k = 0; k < counts.log_weight.size(); ++k) {
+      counts.log_weight[k] -= static_cast<double>(k) * log_scale;
+    }
+    for (const double u : duty) {
+      const double factor = (1.0 - u) + u * counts.scale;
+      counts.log_factor += std::log(factor);
+      counts.duty.push_back(u * counts.scale / factor);
+    }
+  }
+  counts.coefficients = queued_count_polynomial(counts.duty);
+  counts.log_z = counts.log_factor + log_normaliser(counts.coefficients, counts.log_weight);
+  return counts;
 }
 
 }  // namespace
@@ -84,22 +170,19 @@ void duty_cycle_speeds(std::span<const double> duty, double efficiency, std::spa
     for (std::size_t i = 0; i < duty.size(); ++i) speed[i] = duty[i] > 0 ? share : 0.0;
     return;
   }
-  const std::vector<double> log_w = log_weights(n, efficiency);
-  const std::vector<double> all = queued_count_polynomial(queued);
-  const double log_z = log_normaliser(all, log_w);
+  const QueuedCounts counts = queued_counts(queued, efficiency);
   std::size_t q = 0;
   for (std::size_t i = 0; i < duty.size(); ++i) {
     if (duty[i] <= 0) {
       speed[i] = 0.0;
       continue;
     }
-    const double u = queued[q++];
+    const std::size_t context = q++;
     if (n == 1) {
       speed[i] = 1.0;
       continue;
     }
-    const double log_z_without = log_normaliser(without_context(all, u), log_w);
-    speed[i] = std::clamp(std::exp(log_z_without - log_z), 0.0, 1.0);
+    speed[i] = std::clamp(std::exp(counts.log_z_without(context, queued[context]) - counts.log_z), 0.0, 1.0);
   }
 }
 
@@ -114,10 +197,10 @@ double duty_cycle_turn_taking(std::span<const double> duty, double efficiency) {
   if (always >= 2) return 1.0;
   if (queued.size() < 2) return 0.0;
   // P(|S| >= 2) = 1 - (weight of |S| = 0 and |S| = 1) / Z.
-  const std::vector<double> log_w = log_weights(queued.size(), efficiency);
-  const std::vector<double> all = queued_count_polynomial(queued);
-  const double log_z = log_normaliser(all, log_w);
-  const double at_most_one = all[0] * std::exp(log_w[0] - log_z) + all[1] * std::exp(log_w[1] - log_z);
+  const QueuedCounts counts = queued_counts(queued, efficiency);
+  const std::vector<double>& a = counts.coefficients;
+  const double at_most_one = a[0] * std::exp(counts.log_factor + counts.log_weight[0] - counts.log_z) +
+                             a[1] * std::exp(counts.log_factor + counts.log_weight[1] - counts.log_z);
   return std::clamp(1.0 - at_most_one, 0.0, 1.0);
 }
 
