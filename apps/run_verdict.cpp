@@ -61,6 +61,27 @@ RunJobCounts run_job_counts(const ScenarioRun& run) {
   return counts;
 }
 
+// Jobs that started on two or more GPUs of which one runs slice-level. There a job progresses
+// only in the slices in which all of its GPUs serve it (its rate is the lowest of its GPUs', 0
+// or 1 from slice to slice), where a data-parallel job's GPUs run its kernels independently
+// between its collectives: slice mode runs it slower than fluid mode whenever its GPUs' turns do
+// not line up (docs/models.md "Time-slicing").
+std::uint64_t slice_level_multi_gpu_jobs(const ClusterRuntime& runtime) {
+  const std::vector<GpuState>& gpus = runtime.gpu_states();
+  if (std::none_of(gpus.begin(), gpus.end(), [](const GpuState& g) { return g.slice_level; })) return 0;
+  std::uint64_t jobs = 0;
+  for (const JobRecord& job : runtime.jobs()) {
+    if (job.start < 0 || job.pod_count == 0) continue;
+    bool several = false, slice_level = false;
+    runtime.for_each_device(job, [&](const DeviceAllocation& device) {
+      several = several || device.gpu != job.first_gpu;
+      slice_level = slice_level || gpus[device.gpu].slice_level;
+    });
+    jobs += several && slice_level ? 1 : 0;
+  }
+  return jobs;
+}
+
 }  // namespace
 
 std::vector<std::string> run_warnings(const ScenarioRun& run, const std::string& label) {
@@ -80,6 +101,13 @@ std::vector<std::string> run_warnings(const ScenarioRun& run, const std::string&
     const std::string reason = first_pending_reason(run);
     if (!reason.empty()) line += ", e.g. " + reason;
     warnings.push_back(line);
+  }
+  if (const std::uint64_t jobs = slice_level_multi_gpu_jobs(run.runtime()); jobs > 0) {
+    warnings.push_back(label + " ran " + count_of(static_cast<long long>(jobs), "job", "jobs") +
+                       " on several GPUs in slice mode (fidelity \"slice\"), where a job progresses only in "
+                       "the slices in which all of its GPUs serve it: slower than fluid mode and than real "
+                       "GPUs whenever its GPUs' turns do not line up (docs/models.md \"Time-slicing\"); use "
+                       "fidelity \"fluid\" for jobs on several GPUs");
   }
   return warnings;
 }

@@ -43,6 +43,26 @@ TEST(HonestTables, NeverStartedJobsCountInTheCensoredWaits) {
   EXPECT_TRUE(run_warnings(*run, "the run").empty());
 }
 
+// A job on two time-sliced GPUs, shared with two jobs on one and one on the other: in fluid mode
+// it runs at the lower share, e/3; in slice mode only in the slices in which both GPUs serve it,
+// about half as often. The run says so, in slice mode only.
+TEST(HonestTables, SliceModeWarnsOfJobsOnSeveralGpus) {
+  const std::string workload = jobs_workload({{"a", 0, 100, R"({"gpus": 2})"},
+                                              {"b", 1, 300, R"({"gpus": 1})"},
+                                              {"c", 2, 300, R"({"gpus": 1})"},
+                                              {"d", 3, 300, R"({"gpus": 1})"}});
+  const auto end_of_a = [](const ScenarioRun& run) { return run.runtime().jobs()[0].end; };
+  const auto fluid = run_text(shared_scenario(1, 2, R"({"policy": "timeslice", "replicas": 3})", workload));
+  EXPECT_TRUE(run_warnings(*fluid, "the run").empty());
+  const auto slice =
+      run_text(shared_scenario(1, 2, R"({"policy": "timeslice", "replicas": 3, "fidelity": "slice"})", workload));
+  EXPECT_GT(static_cast<double>(end_of_a(*slice)), 1.5 * static_cast<double>(end_of_a(*fluid)));
+  const std::vector<std::string> warnings = run_warnings(*slice, "the run");
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0].rfind("the run ran 1 job on several GPUs in slice mode (fidelity \"slice\")", 0), 0u)
+      << warnings[0];
+}
+
 // The censored sample is made at the first job that never started (compute_run_metrics): a
 // job that never started between two that did is counted once, in its place.
 TEST(HonestTables, ANeverStartedJobBetweenStartedOnesIsCensoredOnce) {
