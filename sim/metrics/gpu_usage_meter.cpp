@@ -87,6 +87,20 @@ void GpuUsageMeter::finish(SimTime end) {
     track_span(false, end, window, usage.busy_since, usage.busy_ns, usage.in_window.busy_ns);
     accumulate(usage, end, window);
   }
+  // A GPU still draining or being reconfigured when the run stops (`until`) spent that time up to
+  // the end: counted as repartitioned() counts a finished one, less the layout it never got.
+  runtime_.for_each_repartitioning([&](std::uint32_t gpu, SimTime drain_start, SimTime reconfigure_start) {
+    GpuUsage& usage = usage_[gpu];
+    const SimTime drain_end = std::min(reconfigure_start >= 0 ? reconfigure_start : end, end);
+    if (drain_end > drain_start) {
+      usage.draining_ns += drain_end - drain_start;
+      usage.in_window.draining_ns += window.overlap(drain_start, drain_end);
+    }
+    if (reconfigure_start >= 0 && end > reconfigure_start) {
+      usage.reconfiguring_ns += end - reconfigure_start;
+      usage.in_window.reconfiguring_ns += window.overlap(reconfigure_start, end);
+    }
+  });
 }
 
 }  // namespace sharesim

@@ -29,6 +29,7 @@ struct GpuUsage {
   std::int64_t peak_memory_mib = 0;
   // Dynamic repartitioning (GpuSharing::repartitioning): layouts applied, time spent
   // draining (taking no new pods while its pods finish) and reconfiguring (offering nothing).
+  // A repartitioning still under way when the run stops counts its time up to the end (finish).
   std::uint32_t reconfigurations = 0;
   SimTime draining_ns = 0;
   SimTime reconfiguring_ns = 0;

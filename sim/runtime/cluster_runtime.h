@@ -104,6 +104,11 @@ class ClusterRuntime {
   const std::vector<DeviceAllocation>& devices() const { return devices_; }
   // The state of each GPU as of its last change, by GPU index.
   const std::vector<GpuState>& gpu_states() const { return gpu_state_; }
+  // The repartitionings under way (GpuRepartitioner::for_each_under_way).
+  template <typename Visit>
+  void for_each_repartitioning(Visit&& visit) const {
+    repartitioner_.for_each_under_way(std::forward<Visit>(visit));
+  }
   const std::vector<JobOrigin>& origins() const { return origins_; }
   const std::vector<std::string>& failure_reasons() const { return failure_reasons_; }
   const std::vector<std::string>& notes() const { return notes_; }

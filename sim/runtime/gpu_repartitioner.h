@@ -47,6 +47,13 @@ class GpuRepartitioner {
   void resident_left(std::uint32_t gpu) {
     if (cluster_.gpu(gpu).draining && cluster_.gpu(gpu).residents.empty()) begin_reconfiguration(gpu);
   }
+  // Calls visit(gpu, drain_start, reconfigure_start) for each GPU being repartitioned now, in
+  // GPU order; reconfigure_start is -1 while it still drains (for the usage meter at the end of
+  // a run that stops before the new layout is offered).
+  template <typename Visit>
+  void for_each_under_way(Visit&& visit) const {
+    for (const auto& [gpu, plan] : repartitions_) visit(gpu, plan.drain_start, plan.reconfigure_start);
+  }
 
  private:
   // A GPU being drained and laid out anew for a pending pod's ask.

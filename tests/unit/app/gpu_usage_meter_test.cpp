@@ -1,0 +1,69 @@
+// The GPU usage meter (sim/metrics/gpu_usage_meter.h) through whole runs: figures of gpus.csv
+// and the summary that the meter closes at the end of a run, and what counts once per GPU.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "policies/calibration/calibration_profile.h"
+#include "run_helpers.h"
+
+namespace sharesim {
+namespace {
+
+using testing::job_named;
+using testing::jobs_workload;
+using testing::run_text;
+using testing::shared_scenario;
+
+// One H100 laid out all-1g.10gb with dynamic repartitioning: "small" (arrives at 0) holds a
+// 1g.10gb instance for well over 100 s; "large" (arrives at 10 s) asks for a 3g.40gb instance,
+// so the GPU drains from 10 s until small ends, then is reconfigured.
+std::string draining_scenario(const std::string& extra) {
+  return shared_scenario(
+      1, 1, R"({"policy": "mig", "strategy": "mixed", "layout": "all-1g.10gb", "repartitioning": "dynamic"})",
+      jobs_workload({{"small", 0, 100, R"({"gpu_resource": "nvidia.com/mig-1g.10gb"})"},
+                     {"large", 10, 10, R"({"gpu_resource": "nvidia.com/mig-3g.40gb"})"}}),
+      extra, "H100-80GB");
+}
+
+TEST(GpuUsageMeter, ADrainUnderWayWhenTheRunStopsCountsUpToTheEnd) {
+  // Stopped at 50 s: the GPU has drained for 40 s and was never laid out anew.
+  const auto run = run_text(draining_scenario(R"("until": "50s", )"));
+  const GpuUsage& usage = run->gpu_usage()[0];
+  EXPECT_EQ(usage.reconfigurations, 0u);
+  EXPECT_EQ(usage.draining_ns, 40 * kSecond);
+  EXPECT_EQ(usage.reconfiguring_ns, 0);
+  EXPECT_EQ(usage.in_window.draining_ns, 40 * kSecond);
+  EXPECT_DOUBLE_EQ(run->metrics().repartitioning_gpu_hours, 40.0 / 3600.0);
+}
+
+TEST(GpuUsageMeter, ADrainUnderWayIsClippedToTheMeasurementWindow) {
+  // The window [20 s, 45 s] holds 25 s of the drain over [10 s, 50 s]; gpus.csv keeps all 40 s.
+  const auto run = run_text(draining_scenario(R"("until": "50s", "metrics_window": {"start": "20s", "end": "45s"}, )"));
+  const GpuUsage& usage = run->gpu_usage()[0];
+  EXPECT_EQ(usage.draining_ns, 40 * kSecond);
+  EXPECT_EQ(usage.in_window.draining_ns, 25 * kSecond);
+  EXPECT_DOUBLE_EQ(run->metrics().repartitioning_gpu_hours, 25.0 / 3600.0);
+}
+
+TEST(GpuUsageMeter, AReconfigurationUnderWayWhenTheRunStopsCountsUpToTheEnd) {
+  const SimTime reconfiguration = std::llround(builtin_calibration_profile("H100-80GB").mig_reconfiguration_ns.value);
+  ASSERT_GT(reconfiguration, 1);
+  const auto whole = run_text(draining_scenario(""));
+  const SimTime small_end = job_named(whole->runtime(), "small-0").end;
+  ASSERT_GT(small_end, 10 * kSecond);
+  // Stopped half-way through the reconfiguration that starts when small ends.
+  const SimTime until = small_end + reconfiguration / 2;
+  const auto run = run_text(draining_scenario(R"("until": ")" + std::to_string(until) + R"(ns", )"));
+  const GpuUsage& usage = run->gpu_usage()[0];
+  EXPECT_EQ(usage.reconfigurations, 0u);
+  EXPECT_EQ(usage.draining_ns, small_end - 10 * kSecond);
+  EXPECT_EQ(usage.reconfiguring_ns, reconfiguration / 2);
+  EXPECT_EQ(usage.in_window.draining_ns, usage.draining_ns);
+  EXPECT_EQ(usage.in_window.reconfiguring_ns, usage.reconfiguring_ns);
+  EXPECT_DOUBLE_EQ(run->metrics().repartitioning_gpu_hours,
+                   time_to_seconds(usage.draining_ns + usage.reconfiguring_ns) / 3600.0);
+}
+
+}  // namespace
+}  // namespace sharesim
