@@ -92,11 +92,21 @@ void VgpuPolicy::compute_rates(std::span<Resident> residents) const {
     for (std::size_t i = 0; i < residents.size(); ++i) residents[i].rate = speed_scratch_[i];
     return;
   }
-  // Equal and fixed share: each vGPU gets its share of the time whether or not the others use
-  // theirs; a job with GPU work a share u of its time is slowed only when its share is below u.
+  // Equal and fixed share: each vGPU gets its share s of the time whether or not it has work
+  // (vGPU user guide, "vGPU scheduling policies"). A job's GPU work comes in phases long against
+  // the slices (docs/models.md "Duty cycles"), so the slots that fall in its host phases go unused
+  // and its GPU phases run at s; its host phases need no GPU and run at full speed. With duty u:
+  // speed = 1 / ((1 - u) + u / s) = s / (s (1 - u) + u), exactly s when u = 1 (docs/models.md
+  // "vGPU"; the form of an MPS thread cap and of a MIG instance).
   const std::size_t turns = contexts_in_turn(residents);
-  const double share = turns <= 1 ? 1.0 : efficiency / static_cast<double>(turns);
-  for (Resident& r : residents) r.rate = is_active(r) ? std::min(1.0, share / r.demand.duty) : 0.0;
+  if (turns <= 1) {
+    for (Resident& r : residents) r.rate = is_active(r) ? 1.0 : 0.0;
+    return;
+  }
+  const double share = efficiency / static_cast<double>(turns);
+  for (Resident& r : residents) {
+    r.rate = is_active(r) ? share / (share * (1.0 - r.demand.duty) + r.demand.duty) : 0.0;
+  }
 }
 
 void VgpuPolicy::on_join(std::span<const Resident> residents, Casualties& out) const {

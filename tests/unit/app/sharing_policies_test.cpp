@@ -278,6 +278,53 @@ TEST(Vgpu, FixedShareIgnoresWhetherOthersAreBusyBestEffortDoesNot) {
   EXPECT_DOUBLE_EQ(busy_job_time("equal_share", true), busy_job_time("equal_share", false));
 }
 
+// Equal and fixed share keep each vGPU's share s of the time for it whether or not it has work
+// (vGPU user guide, "vGPU scheduling policies"), and a job's GPU work comes in phases long
+// against the 2 ms slices (docs/models.md "Duty cycles"): the slots that fall in its host phases
+// are lost, its GPU phases run at s and its host phases at full speed, so 100 s of work with
+// duty u takes 100 s x ((1 - u) + u / s), as an MPS thread cap or a MIG instance slows the GPU
+// phases only. Three jobs of duty 0.5 on an A100-20C GPU (e = 2 / 2.025):
+//   equal share, s = e / 3: 50 + 50 x 3 / e = 201.875 s (they ended at 151.875 s, at
+//     min(1, s / u), faster than best effort's 161.45 s on the same jobs, which a scheduler
+//     that wastes idle slots cannot be);
+//   fixed share, s = e / 4 (4 slots): 50 + 50 x 4 / e = 252.5 s (was 202.5 s).
+// SM utilization counts only the slots a vGPU spends on GPU work: rate x u per job (sm 1),
+// 3 x 0.4953 x 0.5 = 0.743 under equal share, not e (0.988) as if no slot went unused.
+TEST(Vgpu, EqualAndFixedShareLoseTheSlotsThatFallInHostPhases) {
+  const auto& profile = builtin_calibration_profile("A100-80GB");
+  const double slice_ns = profile.vgpu_slice_ns_up_to_8.value;
+  const double e = slice_ns / (slice_ns + profile.vgpu_switch_cost_ns.value);
+  ASSERT_NEAR(e, 2.0 / 2.025, 1e-12);
+  const auto three_half_busy = [](const std::string& scheduler) {
+    const std::string half = R"({"gpus": 1, "demand": {"duty": 0.5}})";
+    return run_text(shared_scenario(1, 1,
+                                    R"({"policy": "vgpu", "profile": "A100-20C", "scheduler": ")" + scheduler + R"("})",
+                                    jobs_workload({{"a", 0, 100, half}, {"b", 0, 100, half}, {"c", 0, 100, half}})));
+  };
+  const auto equal = three_half_busy("equal_share");
+  const auto best = three_half_busy("best_effort");
+  const auto fixed = three_half_busy("fixed_share");
+  for (const char* name : {"a-0", "b-0", "c-0"}) {
+    EXPECT_NEAR(run_time_s(job_named(equal->runtime(), name)), 50.0 + 50.0 * 3.0 / e, 1e-6) << name;
+    EXPECT_NEAR(run_time_s(job_named(fixed->runtime(), name)), 50.0 + 50.0 * 4.0 / e, 1e-6) << name;
+    EXPECT_GT(run_time_s(job_named(equal->runtime(), name)), run_time_s(job_named(best->runtime(), name))) << name;
+  }
+  const GpuUsage& used = equal->gpu_usage()[0];
+  const double speed = 1.0 / (0.5 + 0.5 * 3.0 / e);
+  EXPECT_NEAR(used.sm_busy_ns / static_cast<double>(used.allocated_ns), 3.0 * speed * 0.5, 1e-9);
+  // Busy: some vGPU's job makes progress, its host phases included (as for every policy).
+  EXPECT_EQ(used.busy_ns, used.allocated_ns);
+  // A lone job under equal share has the GPU to itself; always-busy jobs keep s exactly.
+  const auto alone =
+      run_text(shared_scenario(1, 1, R"({"policy": "vgpu", "profile": "A100-20C", "scheduler": "equal_share"})",
+                               jobs_workload({{"a", 0, 100, R"({"gpus": 1, "demand": {"duty": 0.5}})"}})));
+  EXPECT_DOUBLE_EQ(run_time_s(job_named(alone->runtime(), "a-0")), 100.0);
+  const auto busy =
+      run_text(shared_scenario(1, 1, R"({"policy": "vgpu", "profile": "A100-20C", "scheduler": "fixed_share"})",
+                               jobs_workload({{"a", 0, 100, R"({"gpus": 1})"}})));
+  EXPECT_NEAR(run_time_s(job_named(busy->runtime(), "a-0")), 400.0 / e, 1e-6);
+}
+
 // fixed_share turns to every slot of the type while a VM runs on the GPU; with none left the GPU
 // switches no more than one never used. Two 10 s jobs, one at a time, on an A100-20C GPU (4 slots):
 // each runs at e / 4 for 40.5 s; switches only during those 81 s, one per slice + switch (2.025
