@@ -123,8 +123,15 @@ void ClusterRuntime::on_arrival(std::size_t source) {
   }
   ++counters_.submitted;
   last_job_event_ = sim_.now();
-  // Warm-up by job count: the window opens with job number warmup_jobs_ (from 0).
-  if (warmup_jobs_ > 0 && jobs_.size() == warmup_jobs_ + 1) window_.start = sim_.now();
+  // Warm-up by job count: the window opens with job number warmup_jobs_ (from 0), also for
+  // the requests that arrived at this instant before it (held_requests_).
+  if (warmup_jobs_ > 0 && jobs_.size() == warmup_jobs_ + 1) {
+    window_.start = sim_.now();
+    if (held_at_ == sim_.now()) {
+      for (const RequestEvent& held : held_requests_) record_requests(held);
+    }
+    held_requests_ = {};
+  }
   pull_next_arrival(source);
   schedule_next_arrival();
   if (has_job_event_listeners()) log("submit", job, "");
@@ -421,34 +428,56 @@ void ClusterRuntime::on_completion(std::uint32_t job) {
   schedule_pending();
 }
 
-void ClusterRuntime::record_requests(std::uint32_t origin, const BehaviourStep& step) {
-  if (request_stats_.size() <= origin) request_stats_.resize(origin + 1);
-  RequestStats& stats = request_stats_[origin];
+void ClusterRuntime::record_requests(const RequestEvent& event) {
   const SimTime now = sim_.now();
+  if (request_stats_.size() <= event.origin) request_stats_.resize(event.origin + 1);
+  if (window_awaits_warmup()) {
+    // Only what arrived now may fall inside the window (a latency of 0 finished a request that
+    // arrived now).
+    if (event.arrivals > 0 || event.dropped > 0 || event.latency == 0) hold_request_event(event);
+    return;
+  }
+  RequestStats& stats = request_stats_[event.origin];
   if (window_.contains(now)) {
-    stats.arrived += step.arrivals;
-    stats.dropped += step.dropped;
+    stats.arrived += event.arrivals;
+    stats.dropped += event.dropped;
   }
   // A finished request counts where it arrived: now - its latency.
-  if (step.latency >= 0 && window_.contains(now - step.latency)) {
-    stats.latency_s.push_back(time_to_seconds(step.latency));
-    stats.slowdown.push_back(step.request_work > 0 ? static_cast<double>(step.latency) / step.request_work : 1.0);
-    const SimTime slo = origins_[origin].slo;
-    stats.met_slo += slo > 0 && step.latency <= slo ? 1 : 0;
+  if (event.latency >= 0 && window_.contains(now - event.latency)) {
+    stats.latency_s.push_back(time_to_seconds(event.latency));
+    stats.slowdown.push_back(event.request_work > 0 ? static_cast<double>(event.latency) / event.request_work : 1.0);
+    const SimTime slo = origins_[event.origin].slo;
+    stats.met_slo += slo > 0 && event.latency <= slo ? 1 : 0;
   }
+}
+
+void ClusterRuntime::record_lost_request(std::uint32_t origin, SimTime arrival) {
+  if (window_awaits_warmup()) {
+    if (arrival == sim_.now()) hold_request_event(RequestEvent{.origin = origin, .dropped = 1});
+    return;
+  }
+  request_stats_[origin].dropped += window_.contains(arrival) ? 1u : 0u;
+}
+
+void ClusterRuntime::hold_request_event(const RequestEvent& event) {
+  if (held_at_ != sim_.now()) {
+    held_requests_.clear();
+    held_at_ = sim_.now();
+  }
+  held_requests_.push_back(event);
 }
 
 namespace {
 
-// Counts the requests a behaviour loses into its origin's figures, each where it arrived.
+// Tells `count` of each request a behaviour loses, with its arrival time.
+template <typename Count>
 class LostRequestCounter final : public LostRequests {
  public:
-  LostRequestCounter(RequestStats& stats, const MeasurementWindow& window) : stats_(stats), window_(window) {}
-  void lost(SimTime arrival) override { stats_.dropped += window_.contains(arrival) ? 1u : 0u; }
+  explicit LostRequestCounter(Count count) : count_(std::move(count)) {}
+  void lost(SimTime arrival) override { count_(arrival); }
 
  private:
-  RequestStats& stats_;
-  const MeasurementWindow& window_;
+  Count count_;
 };
 
 }  // namespace
@@ -458,8 +487,9 @@ SimTime ClusterRuntime::stop_behaviour(std::uint32_t job) {
   BehaviourSlot& slot = behaviours_[static_cast<std::size_t>(rec.behaviour)];
   sim_.cancel(slot.timer);
   slot.timer = EventId{};
-  if (request_stats_.size() <= rec.spec.origin) request_stats_.resize(rec.spec.origin + 1);
-  LostRequestCounter counter(request_stats_[rec.spec.origin], window_);
+  const std::uint32_t origin = rec.spec.origin;
+  if (request_stats_.size() <= origin) request_stats_.resize(origin + 1);
+  LostRequestCounter counter([this, origin](SimTime arrival) { record_lost_request(origin, arrival); });
   return slot.program->stop(sim_.now(), counter);
 }
 
