@@ -30,6 +30,7 @@ VgpuSettings VgpuSettings::read(const SharingConfig& config, const GpuModel& mod
   for (const VgpuType& type : types) {
     if (type.name == name) {
       settings.type = type;
+      settings.type.framebuffer_mib = vgpu_framebuffer_mib(type, model.memory_mib);
       found = true;
     }
   }

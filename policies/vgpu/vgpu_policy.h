@@ -20,7 +20,7 @@ class SharingConfig;
 enum class VgpuScheduler : std::uint8_t { BestEffort, EqualShare, FixedShare };
 
 struct VgpuSettings {
-  VgpuType type;
+  VgpuType type;  // framebuffer_mib as on this GPU model (vgpu_framebuffer_mib)
   VgpuScheduler scheduler = VgpuScheduler::BestEffort;
   std::int64_t time_slice_ns = 0;  // profile default: vgpu.slice_ns_up_to_8 / slice_ns_above_8
   double license_cost_per_gpu_year = 0;

@@ -1,5 +1,6 @@
 #include "policies/vgpu/vgpu_types.h"
 
+#include <algorithm>
 #include <array>
 
 namespace sharesim {
@@ -35,6 +36,11 @@ std::vector<VgpuType> vgpu_types_for(std::string_view gpu_id) {
     }
   }
   return result;
+}
+
+std::int64_t vgpu_framebuffer_mib(const VgpuType& type, std::int64_t gpu_memory_mib) {
+  // The table's sizes are marketing GB (80C: 81920 MiB); an H100-80GB reports 81559 MiB.
+  return std::min(type.framebuffer_mib, gpu_memory_mib / type.max_per_gpu);
 }
 
 }  // namespace sharesim

@@ -2,10 +2,14 @@
 // build: what the device plugins advertise, what they refuse, who dies on an OOM or a fault.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <vector>
 
 #include "policies/calibration/calibration_profile.h"
+#include "policies/vgpu/vgpu_types.h"
 #include "run_helpers.h"
+#include "sim/cluster/gpu_catalog.h"
 #include "sim/input/input_error.h"
 
 namespace sharesim {
@@ -256,6 +260,57 @@ TEST(Vgpu, TypesAdvertiseVgpusPerGpuAndIsolateFramebuffers) {
   EXPECT_EQ(error_of(shared_scenario(1, 1, R"({"policy": "vgpu", "profile": "A100-10C", "time_slice_ms": 31})", kOneJob,
                                      "", "A100-40GB")),
             "<test>: /cluster/node_pools/0/sharing/time_slice_ms: expected a number from 1 to 30, found 31");
+}
+
+// The vGPUs of one GPU never hold more framebuffer than the GPU has: each gets the type's size,
+// at most the GPU's memory (catalog memory_mib) / the type's vGPUs per GPU. An H100-80GB has
+// 81559 MiB (nvidia-smi), so an H100-80C has 81559 MiB, not 81920, and an H100-20C
+// 81559 / 4 = 20389 MiB, not 20480. A pod of 81800 MiB under H100-80C used to complete (peak
+// 81800 MiB) where an exclusive GPU says OOM; four of 20480 MiB under H100-20C showed a peak of
+// 81920 MiB. The A100 types divide the A100s' memory exactly and keep their sizes.
+TEST(Vgpu, FramebuffersNeverHoldMoreThanTheGpu) {
+  const auto h100_80c = run_text(shared_scenario(
+      1, 1, R"({"policy": "vgpu", "profile": "H100-80C"})",
+      jobs_workload({{"big", 0, 10, R"({"gpus": 1, "demand": {"mem_mib": 81800}})"}}), "", "H100-80GB"));
+  const JobRecord& big = job_named(h100_80c->runtime(), "big-0");
+  EXPECT_EQ(big.kill_cause, KillCause::Oom);
+  ASSERT_GE(big.failure, 0);
+  EXPECT_NE(h100_80c->runtime().failure_reasons()[static_cast<std::size_t>(big.failure)].find(
+                "81800 MiB requested of 81559 MiB"),
+            std::string::npos)
+      << h100_80c->runtime().failure_reasons()[static_cast<std::size_t>(big.failure)];
+  const auto four = [](std::int64_t mib) {
+    const std::string request = R"({"gpus": 1, "demand": {"mem_mib": )" + std::to_string(mib) + "}}";
+    return run_text(shared_scenario(
+        1, 1, R"({"policy": "vgpu", "profile": "H100-20C"})",
+        jobs_workload({{"a", 0, 10, request}, {"b", 0, 10, request}, {"c", 0, 10, request}, {"d", 0, 10, request}}), "",
+        "H100-80GB"));
+  };
+  const auto over = four(20480);
+  EXPECT_EQ(over->metrics().killed_oom, 4u);
+  EXPECT_LE(over->gpu_usage()[0].peak_memory_mib, 81559);
+  const auto fits = four(20389);
+  EXPECT_EQ(fits->metrics().killed_oom, 0u);
+  EXPECT_EQ(fits->gpu_usage()[0].peak_memory_mib, 4 * 20389);
+  const auto a100 = run_text(
+      shared_scenario(1, 1, R"({"policy": "vgpu", "profile": "A100-20C"})",
+                      jobs_workload({{"a", 0, 10, R"({"gpus": 1, "demand": {"mem_mib": 20480}})"}}), "", "A100-80GB"));
+  EXPECT_EQ(job_named(a100->runtime(), "a-0").state, JobState::Completed);
+  // Every type of every GPU with a vGPU table, its GPUs full of pods as large as their vGPUs.
+  for (const char* gpu : {"A100-40GB", "A100-80GB", "H100-80GB"}) {
+    const GpuModel* model = GpuCatalog::builtin().find(gpu);
+    ASSERT_NE(model, nullptr) << gpu;
+    for (const VgpuType& type : vgpu_types_for(gpu)) {
+      const std::int64_t framebuffer = std::min(type.framebuffer_mib, model->memory_mib / type.max_per_gpu);
+      const std::string request = R"({"gpus": 1, "demand": {"mem_mib": )" + std::to_string(framebuffer) + "}}";
+      std::vector<testing::JobText> jobs;
+      for (std::int64_t i = 0; i < type.max_per_gpu; ++i) jobs.push_back({"j" + std::to_string(i), 0, 10, request});
+      const auto run = run_text(shared_scenario(1, 1, R"({"policy": "vgpu", "profile": ")" + type.name + R"("})",
+                                                jobs_workload(jobs), "", gpu));
+      EXPECT_EQ(run->metrics().killed_oom, 0u) << type.name;
+      EXPECT_LE(run->gpu_usage()[0].peak_memory_mib, model->memory_mib) << type.name;
+    }
+  }
 }
 
 // Run time of job "busy" sharing an A100-40GB (A100-10C: 4 vGPUs) with three others that are
