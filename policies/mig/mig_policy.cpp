@@ -194,10 +194,12 @@ MigPolicy::OnInstance MigPolicy::on_instance(const PhaseDemand& demand, std::siz
   if (demand.profile != 0 && measured_speed_) {
     // Measured speed relative to the 7g instance, times the model's speed on the 7g instance.
     // It is the whole workload's speed (MISO's iteration latency, host work included), so the
-    // duty cycle stays as it is.
+    // duty cycle stays as it is, and the 7g reference is the whole workload's too: its GPU
+    // phases at the 7g instance's speed s7, its host phases at full speed (below).
     if (const std::optional<double> relative = measured_speed_(demand.profile, model_.id, profile.name)) {
-      return {u, *relative *
-                     mig_instance_speed(demand.sm, demand.bw, model_, *settings_.gpu, settings_.gpu->full_instance())};
+      const double s7 =
+          mig_instance_speed(demand.sm, demand.bw, model_, *settings_.gpu, settings_.gpu->full_instance());
+      return {u, *relative / ((1 - u) + u / s7)};
     }
   }
   // The instance's share of the GPU slows the GPU phases only: the host phases use no SMs and

@@ -3,6 +3,8 @@
 // with time-slicing, and dynamic repartitioning (drain, then the profile's reconfiguration time).
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "policies/calibration/calibration_profile.h"
 #include "policies/contention/contention_model.h"
 #include "policies/mig/mig_profiles.h"
@@ -166,6 +168,37 @@ TEST(Mig, MeasuredSliceSpeedsOverrideTheModelOnTheGpuTheyWereMeasuredOn) {
                                                 jobs_workload({{"j", 0, 10, request}}), "", "A100-80GB"));
   EXPECT_NEAR(run_time_s(job_named(a100_80->runtime(), "j-0")),
               10 / instance_speed("A100-80GB", "1g.10gb", profile->sm, profile->bw), 1e-5);
+}
+
+TEST(Mig, AMeasuredSpeedWithADutyCycleIsRelativeToTheWholeWorkloadOn7g) {
+  // A measured speed is the whole workload's relative to 7g, so on 7g itself (relative speed 1)
+  // a job with a profile runs as the same demand written out does: its GPU phases at 98/108,
+  // its host phases at full speed. The measured branch used to multiply by the GPU phases'
+  // speed alone (110.20 s against 105.10 s for duty 0.5; audit, stop 46).
+  const WorkloadProfile* profile = nullptr;
+  for (const WorkloadProfile& p : ProfileLibrary::builtin().profiles()) {
+    if (p.mig_speed("7g.40gb")) {
+      profile = &p;
+      break;
+    }
+  }
+  ASSERT_NE(profile, nullptr);
+  ASSERT_EQ(*profile->mig_speed("7g.40gb"), 1.0);
+  char bw[32];
+  std::snprintf(bw, sizeof bw, "%.17g", profile->bw);
+  const auto run = run_text(
+      shared_scenario(1, 2, R"({"policy": "mig", "strategy": "mixed", "layout": "all-7g.40gb"})",
+                      jobs_workload({{"profiled", 0, 100,
+                                      R"({"gpu_resource": "nvidia.com/mig-7g.40gb", "profile": ")" + profile->name +
+                                          R"(", "demand": {"sm": 1.0, "duty": 0.5}})"},
+                                     {"written", 0, 100,
+                                      R"({"gpu_resource": "nvidia.com/mig-7g.40gb", "demand": {"sm": 1.0, "bw": )" +
+                                          std::string(bw) + R"(, "duty": 0.5}})"}}),
+                      "", "A100-40GB"));
+  const double s7 = instance_speed("A100-40GB", "7g.40gb", 1.0, profile->bw);
+  ASSERT_NEAR(s7, 98.0 / 108.0, 1e-12);
+  EXPECT_NEAR(run_time_s(job_named(run->runtime(), "written-0")), 100 * (0.5 + 0.5 / s7), 1e-5);
+  EXPECT_NEAR(run_time_s(job_named(run->runtime(), "profiled-0")), 100 * (0.5 + 0.5 / s7), 1e-5);
 }
 
 TEST(Mig, MemoryIsIsolatedPerInstance) {
