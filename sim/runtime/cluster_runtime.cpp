@@ -183,13 +183,23 @@ bool ClusterRuntime::try_start(std::uint32_t job, std::optional<std::uint32_t> n
                       "a GPU whose state shows it unallocated holds another job");
       newly_held.push_back(gpu.index);
     }
-    if (gpu_usage_listener_ != nullptr) gpu_usage_listener_->job_started_on(gpu.index);
     ++rec.gpu_devices;
     if (rec.note < 0) {
       const std::string note = gpu.sharing->placement_note(claim.ask_on(device));
       if (!note.empty()) rec.note = intern_text(notes_, note_index_, note);
     }
   });
+  if (gpu_usage_listener_ != nullptr) {
+    // The job started once on each of its GPUs, however many of its pods or devices one holds
+    // (a gang's pods on one time-sliced GPU counted twice there: audit, gpus.csv jobs_started).
+    std::vector<std::uint32_t>& started_on = refreshed_gpus_scratch_;
+    gpus_of(rec, started_on);
+    if (started_on.size() > 1) {
+      std::sort(started_on.begin(), started_on.end());
+      started_on.erase(std::unique(started_on.begin(), started_on.end()), started_on.end());
+    }
+    for (std::uint32_t gpu : started_on) gpu_usage_listener_->job_started_on(gpu);
+  }
   // Two pods of a gang may share a GPU: it is newly held once.
   std::sort(newly_held.begin(), newly_held.end());
   const auto newly_held_gpus =

@@ -29,7 +29,8 @@ class GpuUsageListener {
   // The GPU is about to change (a job on it ends): a listener may start fetching its record
   // for the gpu_changed() that follows. Changes nothing.
   virtual void prefetch(std::uint32_t /*gpu*/) const {}
-  // A job's pod started on the GPU (one call per device it holds there).
+  // A job started on the GPU (one call per GPU it holds, however many of its pods or devices
+  // are on it; again at each restart).
   virtual void job_started_on(std::uint32_t gpu) = 0;
   // One context switch at `now` on a GPU that runs slice-level (fluid GPUs switch at the
   // policy's rate, GpuSharing::context_switches_per_ns).

@@ -65,5 +65,25 @@ TEST(GpuUsageMeter, AReconfigurationUnderWayWhenTheRunStopsCountsUpToTheEnd) {
                    time_to_seconds(usage.draining_ns + usage.reconfiguring_ns) / 3600.0);
 }
 
+TEST(GpuUsageMeter, AJobCountsOnceOnAGpuThatHoldsSeveralOfItsPods) {
+  // A gang of 2 one-GPU pods on one GPU time-sliced in 2 replicas: both pods share GPU 0, which
+  // the job started on once (docs/outputs.md, gpus.csv jobs_started). It counted each pod.
+  const auto run = run_text(shared_scenario(1, 1, R"({"policy": "timeslice", "replicas": 2})",
+                                            R"({"jobs": [{"name": "g", "kind": "training", "duration": "1h", "pods": 2,
+                                                "request": {"gpus": 1, "demand": {"sm": 1.0}}}]})"));
+  const JobRecord& gang = job_named(run->runtime(), "g-0");
+  ASSERT_EQ(gang.pod_count, 2u);
+  ASSERT_EQ(gang.gpu_devices, 2u);
+  EXPECT_EQ(run->gpu_usage()[0].jobs_started, 1u);
+}
+
+TEST(GpuUsageMeter, AJobOnSeveralGpusCountsOnceOnEach) {
+  // Two nodes of one exclusive GPU and a gang of 2 pods: one pod on each GPU.
+  const auto run = run_text(testing::cluster_scenario(
+      2, 1, R"({"jobs": [{"name": "g", "kind": "training", "duration": "1h", "pods": 2, "request": {"gpus": 1}}]})"));
+  EXPECT_EQ(run->gpu_usage()[0].jobs_started, 1u);
+  EXPECT_EQ(run->gpu_usage()[1].jobs_started, 1u);
+}
+
 }  // namespace
 }  // namespace sharesim
