@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <map>
 #include <vector>
 
@@ -443,6 +444,41 @@ TEST(SharingPolicies, MemoryInUseNeverExceedsTheGpu) {
     for (const Gpu& gpu : run->cluster().gpus()) {
       EXPECT_LE(run->gpu_usage()[gpu.index].peak_memory_mib, gpu.model->memory_mib) << sharing;
     }
+  }
+}
+
+// docs/scenario.md's table of policy keys names every key the timeslice and vgpu readers accept
+// (their unknown-key error lists them). The timeslice row lacked duty_period_ms, which the code
+// accepts and docs/models.md "Time-slicing" documents.
+TEST(SharingPolicies, ScenarioPageListsEveryKeyOfTimesliceAndVgpu) {
+  std::ifstream in(std::string(SHARESIM_SOURCE_DIR) + "/docs/scenario.md");
+  ASSERT_TRUE(in) << "docs/scenario.md";
+  std::map<std::string, std::string> rows;  // policy -> its row of the keys table
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("| `", 0) != 0) continue;
+    const std::size_t end = line.find('`', 3);
+    if (end != std::string::npos && line.find("| keys") == std::string::npos)
+      rows.emplace(line.substr(3, end - 3), line);
+  }
+  for (const auto& [policy, sharing] :
+       std::map<std::string, std::string>{{"timeslice", R"({"policy": "timeslice", "zzz": 1})"},
+                                          {"vgpu", R"({"policy": "vgpu", "profile": "A100-20C", "zzz": 1})"}}) {
+    const std::string error = error_of(shared_scenario(1, 1, sharing, kOneJob));
+    const std::size_t allowed = error.find("allowed: ");
+    ASSERT_NE(allowed, std::string::npos) << error;
+    ASSERT_TRUE(rows.contains(policy)) << policy;
+    const std::string& row = rows.at(policy);
+    std::size_t at = allowed;
+    int keys = 0;
+    while ((at = error.find('"', at)) != std::string::npos) {
+      const std::size_t close = error.find('"', at + 1);
+      const std::string key = error.substr(at + 1, close - at - 1);
+      at = close + 1;
+      if (key == "policy") continue;
+      ++keys;
+      EXPECT_NE(row.find("`" + key + "`"), std::string::npos) << policy << " row lacks `" << key << "`: " << row;
+    }
+    EXPECT_GE(keys, 4) << error;
   }
 }
 
