@@ -63,9 +63,14 @@ class SemanticChecker {
       if (use.definition != "duration") continue;
       const std::string& text =
           document_.at(nlohmann::ordered_json::json_pointer(use.pointer)).get_ref<const std::string&>();
-      if (!parse_duration(text)) {
+      const std::optional<SimTime> value = parse_duration(text);
+      if (!value) {
         report(use.pointer,
                "duration " + quote(text) + " is too long: simulated time ends after about 292 years (2^63 ns)");
+      } else if (*value == 0 && use.pointer.ends_with("/requests/slo")) {
+        // A latency objective of 0 read as "no objective" (the runtime's switch): the SLO asked
+        // for vanished from services.csv and the verdict without a word.
+        report(use.pointer, "expected a latency objective > 0 (leave slo out for none), found " + quote(text));
       }
     }
     // Durations that must be > 0: a sampling interval of 0 never advances; a fault mean of 0

@@ -234,6 +234,32 @@ TEST(ScenarioErrors, DurationPastTheEndOfTime) {
                "duration \"200000w\" is too long: simulated time ends after about 292 years (2^63 ns)");
 }
 
+TEST(ScenarioErrors, ALatencyObjectiveOfZeroIsRefused) {
+  // 0 read as "no objective": services.csv and the verdict left the SLO out without a word.
+  const auto with_service = [](ordered_json& d, const ordered_json& requests) {
+    d["workload"] = ordered_json::parse(R"({"jobs": [{"name": "svc", "kind": "inference", "lifetime": "1h",
+                                            "request": {"gpus": 1}}]})");
+    d["workload"]["jobs"][0]["requests"] = requests;
+  };
+  expect_error(
+      rejection_of([&](ordered_json& d) {
+        with_service(
+            d,
+            ordered_json::parse(
+                R"({"arrival": {"process": "poisson", "rate_per_s": 1}, "work": {"dist": "constant", "mean_s": 0.01}, "slo": "0s"})"));
+      }),
+      kOrigin, "/workload/jobs/0/requests/slo",
+      "expected a latency objective > 0 (leave slo out for none), found \"0s\"");
+  EXPECT_NO_THROW(load([&] {
+    ordered_json d = valid_document();
+    with_service(
+        d,
+        ordered_json::parse(
+            R"({"arrival": {"process": "poisson", "rate_per_s": 1}, "work": {"dist": "constant", "mean_s": 0.01}, "slo": "1ms"})"));
+    return d;
+  }()));
+}
+
 TEST(ScenarioErrors, UnknownGpuModelSuggestsACatalogId) {
   expect_error(rejection_of([](ordered_json& d) { d["cluster"]["node_pools"][0]["gpu"] = "A100-80G"; }), kOrigin,
                "/cluster/node_pools/0/gpu",
