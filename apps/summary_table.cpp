@@ -59,10 +59,13 @@ std::string format_summary_table(const ScenarioRun& run, const std::string& outp
          format_fixed(m.gpu_hours_provisioned, 1);
   if (m.cost > 0) out += "   cost used " + format_fixed(m.cost_used, 2) + "   provisioned " + format_fixed(m.cost, 2);
   out += "\n";
-  if (m.failed > 0) {
+  // Every kill, also those after which the job restarted (restart OnFailure: no job failed).
+  if (m.killed_oom + m.killed_fault + m.killed_admission + m.killed_preempted > 0) {
     out += "kills       OOM " + std::to_string(m.killed_oom) + "   fault " + std::to_string(m.killed_fault) +
            "   admission error " + std::to_string(m.killed_admission) + "   of which by another pod's " +
-           std::to_string(m.killed_by_other) + "\n";
+           std::to_string(m.killed_by_other);
+    if (m.preemption) out += "   preempted " + std::to_string(m.killed_preempted);
+    out += "\n";
   }
   // Sharing figures matter only where some GPU is shared (a policy that hands out whole GPUs runs
   // every pod at slowdown 1).
