@@ -3,6 +3,7 @@
 // span the figures cover.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "sim/core/sim_time.h"
@@ -10,14 +11,16 @@
 namespace sharesim {
 
 struct CostSpec {
-  double gpu_hour = 0;  // price of one GPU-hour of every model; 0 = not given
-  // Per GPU model (catalog id): overrides gpu_hour and the catalog's gpu_hour_usd.
+  // Price of one GPU-hour of every model; none when the scenario gives none. 0 is a price
+  // (free GPUs), not "not given": it replaces the catalog's as any other.
+  std::optional<double> gpu_hour;
+  // Per GPU model (catalog id): overrides gpu_hour and the catalog's gpu_hour_usd (0 included).
   std::map<std::string, double> gpu_hour_by_model;
   // The price of one GPU-hour of `model`: by_model, else gpu_hour, else the catalog's price.
   double price_of(const std::string& model, double catalog_price) const {
     const auto found = gpu_hour_by_model.find(model);
     if (found != gpu_hour_by_model.end()) return found->second;
-    return gpu_hour > 0 ? gpu_hour : catalog_price;
+    return gpu_hour.value_or(catalog_price);
   }
 };
 

@@ -127,7 +127,7 @@ Scenario typed_scenario(const Json& document) {
   }
   if (document.contains("faults")) scenario.faults.job_mtbf = duration_at(document["faults"], "mtbf", 0);
   if (document.contains("cost")) {
-    scenario.cost.gpu_hour = document["cost"].value("gpu_hour", 0.0);
+    if (document["cost"].contains("gpu_hour")) scenario.cost.gpu_hour = document["cost"]["gpu_hour"].get<double>();
     if (document["cost"].contains("gpu_hour_by_model")) {
       for (const auto& [model, price] : document["cost"]["gpu_hour_by_model"].items()) {
         scenario.cost.gpu_hour_by_model[model] = price.get<double>();  // the schema requires numbers >= 0

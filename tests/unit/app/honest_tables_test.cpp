@@ -118,6 +118,30 @@ TEST(HonestTables, CatalogPriceAppliesWithoutAScenarioPriceAndPerModelOverridesI
   EXPECT_NEAR(overridden->metrics().cost, 3.0, 1e-9);
 }
 
+// The schema allows prices >= 0, so 0 is a price: free GPUs. A scenario gpu_hour of 0 was read
+// as "not given" and the catalog's price applied (a 1 h exclusive A100-80GB job cost 5.12).
+TEST(HonestTables, APriceOfZeroIsFreeNotTheCatalogs) {
+  const std::string workload = jobs_workload({{"a", 0, 3600, R"({"gpus": 1})"}});
+  ASSERT_GT(GpuCatalog::builtin().find("A100-80GB")->gpu_hour_usd, 0);
+  const auto free = run_text(
+      shared_scenario(1, 1, R"({"policy": "exclusive"})", workload, R"("until": "1h", "cost": {"gpu_hour": 0}, )"));
+  EXPECT_EQ(free->metrics().cost, 0.0);
+  EXPECT_EQ(free->metrics().cost_used, 0.0);
+  // The same through --set, as a sweep over cost.gpu_hour sets it.
+  const auto set_free = run_text(shared_scenario(1, 1, R"({"policy": "exclusive"})", workload, R"("until": "1h", )"),
+                                 {{"cost.gpu_hour", "0"}});
+  EXPECT_EQ(set_free->metrics().cost, 0.0);
+  // A per-model price of 0 overrides a gpu_hour for every model.
+  const auto model_free =
+      run_text(shared_scenario(1, 1, R"({"policy": "exclusive"})", workload,
+                               R"("until": "1h", "cost": {"gpu_hour": 2, "gpu_hour_by_model": {"A100-80GB": 0}}, )"));
+  EXPECT_EQ(model_free->metrics().cost, 0.0);
+  // A cost section without gpu_hour still leaves the catalog's price.
+  const auto catalog = run_text(shared_scenario(1, 1, R"({"policy": "exclusive"})", workload,
+                                                R"("until": "1h", "cost": {"gpu_hour_by_model": {"H100-80GB": 0}}, )"));
+  EXPECT_NEAR(catalog->metrics().cost, GpuCatalog::builtin().find("A100-80GB")->gpu_hour_usd, 1e-9);
+}
+
 TEST(HonestTables, GpusUsedAtPeakCountsAPodItsOwnAllocationKilled) {
   // 90000 MiB does not fit an A100-80GB (81920 MiB): the pod dies of OOM as it joins.
   const auto run =
