@@ -300,26 +300,48 @@ bool MigPolicy::can_repartition_for(const DeviceAsk& ask) const {
          resource_by_profile_.end();
 }
 
-void MigPolicy::repartition_for(const DeviceAsk& ask) {
-  // The new layout holds the asked profile, then as many of the old instances as still fit, in
-  // their old order: the smallest change that offers what the pending pod asks for.
+std::vector<std::string> MigPolicy::instances_for(const DeviceAsk& ask, std::int64_t wanted) const {
   const auto asked = std::find(resource_by_profile_.begin(), resource_by_profile_.end(), ask.resource);
-  if (asked == resource_by_profile_.end()) return;
-  std::vector<std::string> names{
-      std::string(settings_.gpu->profiles[static_cast<std::size_t>(asked - resource_by_profile_.begin())].name)};
+  if (asked == resource_by_profile_.end()) return {};
+  const std::string name(settings_.gpu->profiles[static_cast<std::size_t>(asked - resource_by_profile_.begin())].name);
+  // As many instances of the profile as a layout holds (the MIG user guide's placements), up to
+  // `wanted`: parse_mig_layout says whether one more still fits.
+  std::vector<std::string> names;
   std::string problem;
-  std::optional<MigLayout> alone = parse_mig_layout(*settings_.gpu, names, problem);
-  if (!alone) return;  // cannot happen: every profile fits an empty GPU
-  MigLayout layout = std::move(*alone);
+  while (static_cast<std::int64_t>(names.size()) < wanted) {
+    names.push_back(name);
+    if (!parse_mig_layout(*settings_.gpu, names, problem)) {
+      names.pop_back();
+      break;
+    }
+  }
+  return names;
+}
+
+std::int64_t MigPolicy::most_units_for(const DeviceAsk& ask) const {
+  // Every unit of an instance is a time-slicing replica of it.
+  return static_cast<std::int64_t>(instances_for(ask, settings_.gpu->compute_slices).size()) * replicas();
+}
+
+void MigPolicy::repartition_for(const DeviceAsk& ask) {
+  // The new layout holds the asked profile, as many times as the units asked need (or fit),
+  // then as many of the old instances as still fit, in their old order: the smallest change
+  // that offers what the pending pod asks for.
+  const std::int64_t instances = (ask.units + replicas() - 1) / replicas();
+  std::vector<std::string> names = instances_for(ask, std::max<std::int64_t>(1, instances));
+  if (names.empty()) return;
+  std::string problem;
+  std::optional<MigLayout> layout = parse_mig_layout(*settings_.gpu, names, problem);
+  if (!layout) return;  // cannot happen: instances_for keeps only layouts that parse
   for (const MigInstance& old : settings_.layout.instances) {
     names.emplace_back(old.profile->name);
     if (std::optional<MigLayout> bigger = parse_mig_layout(*settings_.gpu, names, problem)) {
-      layout = std::move(*bigger);
+      layout = std::move(bigger);
     } else {
       names.pop_back();
     }
   }
-  settings_.layout = std::move(layout);
+  settings_.layout = std::move(*layout);
 }
 
 std::string MigPolicy::instance_name(std::size_t instance) const {

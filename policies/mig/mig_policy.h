@@ -75,12 +75,15 @@ class MigPolicy final : public GpuSharing, private GpuRepartitioning {
 
  private:
   bool can_repartition_for(const DeviceAsk& ask) const override;
+  std::int64_t most_units_for(const DeviceAsk& ask) const override;
   SimTime repartition_time() const override { return reconfiguration_ns_; }
   void repartition_for(const DeviceAsk& ask) override;
   // The resource an instance of `profile` is advertised as under the strategy.
   ResourceId resource_of(const MigProfile& profile) const;
   std::string resource_name_of(const MigProfile& profile) const;
   std::int64_t replicas() const { return settings_.timeslice ? settings_.timeslice->replicas : 1; }
+  // Profile names of up to `wanted` instances of the asked profile that one layout holds.
+  std::vector<std::string> instances_for(const DeviceAsk& ask, std::int64_t wanted) const;
   // Residents (by index) with a part on instance i.
   std::size_t residents_on(std::span<const Resident> residents, std::size_t instance) const;
   // A task on instance i as the instance's turn-taking sees it: its duty cycle there and its

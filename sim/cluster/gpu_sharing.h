@@ -146,7 +146,12 @@ inline std::size_t count_active(std::span<const Resident> residents) {
 class GpuRepartitioning {
  public:
   virtual bool can_repartition_for(const DeviceAsk& ask) const = 0;
+  // The most units of ask.resource one layout of this GPU can offer (0 when none can): what
+  // the scenario check counts a repartitionable GPU as able to hold, and what tells the
+  // repartitioner whether laying a GPU out anew brings a waiting job closer to fitting.
+  virtual std::int64_t most_units_for(const DeviceAsk& ask) const = 0;
   virtual SimTime repartition_time() const = 0;
+  // Lays the GPU out to offer ask.units units of ask.resource, or as many as it can.
   virtual void repartition_for(const DeviceAsk& ask) = 0;
 
  protected:

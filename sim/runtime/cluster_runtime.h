@@ -247,7 +247,7 @@ class ClusterRuntime {
   void on_requeue(std::uint32_t job);
   // Dynamic repartitioning (gpu_repartitioner.h) for the jobs waiting now.
   void plan_repartitions() {
-    repartitioner_.plan([this](std::uint32_t job) { return jobs_[job].spec.shape; });
+    repartitioner_.plan([this](std::uint32_t job) -> const JobSpec& { return jobs_[job].spec; });
   }
   void on_repartitioned(std::uint32_t gpu, std::uint32_t trigger, SimTime drain_start, SimTime reconfigure_start,
                         const std::string& detail);

@@ -18,25 +18,66 @@ void GpuRepartitioner::begin_plan() {
   for (const auto& [gpu, plan] : repartitions_) considered_.push_back(plan.ask.resource);
 }
 
-void GpuRepartitioner::consider(std::uint32_t job, const PodShape& shape) {
+void GpuRepartitioner::consider(std::uint32_t job, const PodShape& shape, std::uint32_t pods) {
   if (shape.gpu_units == 0) return;
-  // One repartitioning under way per resource; and none while some GPU offers the resource
-  // at all (the pod waits for it, rather than drain GPUs that serve other pods).
+  // One repartitioning under way per resource.
   if (std::find(considered_.begin(), considered_.end(), shape.gpu_resource) != considered_.end()) return;
   considered_.push_back(shape.gpu_resource);
-  const DeviceAsk ask{shape.gpu_resource, 1, shape.gpu_units, shape.gpu_per_device};
-  const Gpu* chosen = nullptr;
-  for (const Gpu& gpu : cluster_.gpus()) {
-    if (gpu.advertises(shape.gpu_resource)) return;
-    if (gpu.draining || !scheduler_.node_may_host(shape, cluster_.node(gpu.node))) continue;
+  const DeviceAsk ask{shape.gpu_resource, shape.gpu_units, shape.gpu_units, shape.gpu_per_device};
+  // The pods the resource offered now (busy or free, on GPUs not being drained) could hold, a
+  // pod's units all on one node: while they hold the whole job, it waits for busy instances
+  // rather than drain GPUs that serve other pods. Only a job they cannot hold, a pod asking
+  // more instances than a node offers or a gang larger than the offer, drains a GPU, and only
+  // one whose new layout lets its node hold one more pod of the job.
+  const auto units_offered = [&](const Node& node) {
+    std::int64_t units = 0;
+    for (std::uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
+      if (!cluster_.gpu(g).draining) units += cluster_.gpu(g).capacity(shape.gpu_resource);
+    }
+    return units;
+  };
+  std::int64_t pods_offered = 0;
+  for (const Node& node : cluster_.nodes()) {
+    if (scheduler_.node_may_host(shape, node)) pods_offered += units_offered(node) / shape.gpu_units;
+  }
+  if (pods_offered >= static_cast<std::int64_t>(pods)) return;
+  // Of the GPUs whose new layout adds units on a node whose GPUs, all laid out for the
+  // resource, would hold one more pod than it does now: the one on the node that offers the
+  // most units already (closest to holding a pod), then with the fewest residents.
+  const auto most_units = [&](const Gpu& gpu) {
     const GpuRepartitioning* repartitioning = gpu.sharing->repartitioning();
-    if (repartitioning == nullptr || !repartitioning->can_repartition_for(ask)) continue;
-    if (chosen == nullptr || gpu.residents.size() < chosen->residents.size()) chosen = &gpu;
+    return repartitioning != nullptr && repartitioning->can_repartition_for(ask) ? repartitioning->most_units_for(ask)
+                                                                                 : gpu.capacity(shape.gpu_resource);
+  };
+  const Gpu* chosen = nullptr;
+  std::int64_t chosen_node_units = 0;
+  for (const Node& node : cluster_.nodes()) {
+    if (!scheduler_.node_may_host(shape, node)) continue;
+    const std::int64_t node_units = units_offered(node);
+    std::int64_t node_most = 0;
+    for (std::uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
+      node_most += most_units(cluster_.gpu(g));
+    }
+    if (node_most / shape.gpu_units <= node_units / shape.gpu_units) continue;
+    for (std::uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
+      const Gpu& gpu = cluster_.gpu(g);
+      const GpuRepartitioning* repartitioning = gpu.sharing->repartitioning();
+      if (gpu.draining || repartitioning == nullptr || !repartitioning->can_repartition_for(ask)) continue;
+      if (repartitioning->most_units_for(ask) <= gpu.capacity(shape.gpu_resource)) continue;  // adds nothing
+      if (chosen == nullptr || node_units > chosen_node_units ||
+          (node_units == chosen_node_units && gpu.residents.size() < chosen->residents.size())) {
+        chosen = &gpu;
+        chosen_node_units = node_units;
+      }
+    }
   }
   if (chosen == nullptr) return;
   const std::uint32_t g = chosen->index;
   cluster_.gpu(g).draining = true;
-  repartitions_[g] = Repartition{ask, job, sim_.now(), -1};
+  // As many units as the pod still lacks on that node, or all it asks for when that is fewer.
+  const std::int64_t lacking = shape.gpu_units - chosen_node_units % shape.gpu_units;
+  repartitions_[g] =
+      Repartition{DeviceAsk{shape.gpu_resource, lacking, shape.gpu_units, shape.gpu_per_device}, job, sim_.now(), -1};
   listener_.draining(job, "drain " + cluster_.node(chosen->node).name + " GPU " + std::to_string(chosen->local_index) +
                               " to offer " + cluster_.resource_names().name(shape.gpu_resource));
   if (chosen->residents.empty()) begin_reconfiguration(g);

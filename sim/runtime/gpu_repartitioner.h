@@ -1,9 +1,11 @@
 #pragma once
-// Dynamic repartitioning (GpuSharing::repartitioning; MIG): for each GPU resource that
-// waiting pods ask for and no GPU offers, drain one GPU whose policy can be laid out anew to
-// offer it (the one with the fewest residents), withdraw its resources from its node once it is
-// empty, and after the policy's repartition_time advertise what the new layout offers. sim/
-// still knows no policy: the policy answers every question.
+// Dynamic repartitioning (GpuSharing::repartitioning; MIG): for each GPU resource that a
+// waiting job asks for and the GPUs offer too little of to hold it (none, fewer instances than
+// a pod asks for on one node, fewer pods than a gang has), drain one GPU whose policy can be
+// laid out anew to offer more (the one whose new layout brings its node one more pod: on the
+// node that offers the most already, then with the fewest residents), withdraw its resources
+// from its node once it is empty, and after the policy's repartition_time advertise what the
+// new layout offers. sim/ still knows no policy: the policy answers every question.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -35,13 +37,17 @@ class GpuRepartitioner {
   GpuRepartitioner(const GpuRepartitioner&) = delete;
   GpuRepartitioner& operator=(const GpuRepartitioner&) = delete;
 
-  // Looks at the waiting jobs (shape_of(job): the index of each one's shape) and drains GPUs
-  // for resources nobody offers. Costs one test when no GPU can be repartitioned.
-  template <typename ShapeOf>
-  void plan(ShapeOf&& shape_of) {
+  // Looks at the waiting jobs (spec_of(job): each one's JobSpec) and drains GPUs for the
+  // resources that too few GPUs offer to hold a job. Costs one test when no GPU can be
+  // repartitioned.
+  template <typename SpecOf>
+  void plan(SpecOf&& spec_of) {
     if (!enabled_ || scheduler_.pending().empty()) return;
     begin_plan();
-    scheduler_.pending().for_each([&](std::uint32_t job) { consider(job, shapes_.shapes[shape_of(job)]); });
+    scheduler_.pending().for_each([&](std::uint32_t job) {
+      const JobSpec& spec = spec_of(job);
+      consider(job, shapes_.shapes[spec.shape], spec.pods);
+    });
   }
   // A GPU lost a resident: once a draining GPU is empty, its reconfiguration begins.
   void resident_left(std::uint32_t gpu) {
@@ -69,7 +75,7 @@ class GpuRepartitioner {
   };
 
   void begin_plan();
-  void consider(std::uint32_t job, const PodShape& shape);
+  void consider(std::uint32_t job, const PodShape& shape, std::uint32_t pods);
   void begin_reconfiguration(std::uint32_t gpu);
   void on_repartitioned(std::uint32_t gpu);
 

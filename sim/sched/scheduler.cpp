@@ -102,10 +102,11 @@ std::int64_t pods_on_distinct_gpus(const std::vector<std::int64_t>& asks, std::i
   return low;
 }
 
-// Pods of this shape the node's GPUs could hold when empty, GPUs aside from cpu and memory;
-// -1 when a GPU's policy could be repartitioned to offer the resource (dynamic MIG). A GPU
-// whose policy would refuse the pod even when empty (Scheduler::assign_devices asks it as
-// below, with no residents and all of its units free) holds none of it: its units do not count.
+// Pods of this shape the node's GPUs could hold when empty, GPUs aside from cpu and memory. A
+// GPU whose policy could be repartitioned to offer the resource (dynamic MIG) counts with the
+// most units a layout of it offers. A GPU whose policy would refuse the pod even when empty
+// (Scheduler::assign_devices asks it as below, with no residents and all of its units free)
+// holds none of it: its units do not count.
 std::int64_t pods_on_gpus(const Cluster& cluster, const PodShape& shape, std::uint32_t pods_wanted, const Node& node,
                           EmptyGpuFindings& found) {
   const ResourceId r = shape.gpu_resource;
@@ -116,13 +117,28 @@ std::int64_t pods_on_gpus(const Cluster& cluster, const PodShape& shape, std::ui
   // The asks of the whole job: more from one GPU are never needed.
   const std::int64_t asks_wanted = static_cast<std::int64_t>(pods_wanted) * (shape.gpu_units / ask.units);
   bool per_gpu = all_on_one;
+  std::int64_t repartitionable_units = 0;  // the most the node's repartitionable GPUs offer
+  bool repartitionable = false;
   for (std::uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
     const GpuRepartitioning* repartitioning = cluster.gpu(g).sharing->repartitioning();
-    if (repartitioning != nullptr && repartitioning->can_repartition_for(ask)) return -1;
+    if (repartitioning != nullptr && repartitioning->can_repartition_for(ask)) {
+      repartitionable = true;
+      repartitionable_units += repartitioning->most_units_for(ask);
+    }
     for (const ResourceQuantity& q : shape.gpu_per_device.view())
       per_gpu = per_gpu || cluster.gpu(g).advertises(q.resource);
   }
   const NodePool& pool = cluster.pools()[node.pool];
+  if (repartitionable) {
+    // A pod's units may come from several of the node's GPUs (instances of several GPUs).
+    found.advertised = true;
+    if (repartitionable_units < shape.gpu_units && found.refusal.empty()) {
+      found.refusal = "the " + std::to_string(node.gpu_count) + " " + pool.gpu->id + " of a node of pool " +
+                      quote(pool.name) + " can be laid out to offer at most " + std::to_string(repartitionable_units) +
+                      " " + std::string(cluster.resource_names().name(r)) + " (dynamic repartitioning)";
+    }
+    return repartitionable_units / shape.gpu_units;
+  }
   const auto refuse = [&](const auto& reason_text) {
     if (found.refusal.empty()) {
       found.refusal = "on an empty " + pool.gpu->id + " of node pool " + quote(pool.name) + ", the " +
@@ -232,9 +248,7 @@ std::string capacity_problem(const Cluster& cluster, const PodShape& shape, std:
     any_node = true;
     std::int64_t fit = std::numeric_limits<std::int64_t>::max();
     if (shape.gpu_units > 0) {
-      const std::int64_t gpu_fit = pods_on_gpus(cluster, shape, pods, node, found);
-      if (gpu_fit < 0) return "";  // a GPU can be repartitioned to offer it
-      fit = std::min(fit, gpu_fit);
+      fit = std::min(fit, pods_on_gpus(cluster, shape, pods, node, found));
     }
     if (shape.cpu_milli > 0) fit = std::min(fit, node.cpu_milli / shape.cpu_milli);
     if (shape.memory_mib > 0) fit = std::min(fit, node.memory_mib / shape.memory_mib);

@@ -322,5 +322,54 @@ TEST(Mig, APodOnlyARepartitionedGpuCouldHoldIsNotACapacityProblem) {
   EXPECT_EQ(dynamic->runtime().jobs()[0].state, JobState::Completed);
 }
 
+TEST(Mig, DynamicRepartitioningLaysOutEnoughInstancesForAPodAskingSeveral) {
+  // all-1g.10gb, a pod asking two 3g.40gb instances: the new layout must hold both (an H100
+  // takes two). It used to get one, and the pod waited for ever (audit, stop 46).
+  const auto run = run_text(shared_scenario(
+      1, 1, R"({"policy": "mig", "strategy": "mixed", "layout": "all-1g.10gb", "repartitioning": "dynamic"})",
+      jobs_workload({{"pair", 0, 100, R"({"limits": {"nvidia.com/mig-3g.40gb": 2}})"}}), R"("until": "1h",)",
+      "H100-80GB"));
+  const SimTime reconfiguration = std::llround(builtin_calibration_profile("H100-80GB").mig_reconfiguration_ns.value);
+  const JobRecord& pair = job_named(run->runtime(), "pair-0");
+  EXPECT_EQ(pair.state, JobState::Completed);
+  EXPECT_EQ(pair.start, reconfiguration);
+  EXPECT_EQ(advertised(run->cluster(), "nvidia.com/mig-3g.40gb"), 2);
+}
+
+TEST(Mig, DynamicRepartitioningLaysOutAGpuPerPodOfAGangUntilTheGangFits) {
+  // Two nodes of one H100 each, all-balanced (no 7g): a gang of two 7g pods needs both GPUs laid
+  // out anew, one after the other. Once one GPU offered 7g the repartitioner used to stop, and the
+  // gang waited for ever; so did a pod asking two 7g on a node of two GPUs.
+  const std::string sharing =
+      R"({"policy": "mig", "strategy": "mixed", "layout": "all-balanced", "repartitioning": "dynamic"})";
+  const SimTime reconfiguration = std::llround(builtin_calibration_profile("H100-80GB").mig_reconfiguration_ns.value);
+  const auto gang = run_text(shared_scenario(2, 1, sharing,
+                                             R"({"jobs": [{"name": "gang", "pods": 2, "duration": "100s",
+          "request": {"limits": {"nvidia.com/mig-7g.80gb": 1}}}]})",
+                                             R"("until": "1h",)", "H100-80GB"));
+  const JobRecord& both = job_named(gang->runtime(), "gang-0");
+  EXPECT_EQ(both.state, JobState::Completed);
+  EXPECT_EQ(both.start, 2 * reconfiguration);
+  EXPECT_EQ(gang->gpu_usage()[0].reconfigurations + gang->gpu_usage()[1].reconfigurations, 2u);
+  const auto pod = run_text(
+      shared_scenario(1, 2, sharing, jobs_workload({{"two", 0, 100, R"({"limits": {"nvidia.com/mig-7g.80gb": 2}})"}}),
+                      R"("until": "1h",)", "H100-80GB"));
+  EXPECT_EQ(job_named(pod->runtime(), "two-0").state, JobState::Completed);
+  EXPECT_EQ(job_named(pod->runtime(), "two-0").start, 2 * reconfiguration);
+}
+
+TEST(Mig, APodNoLayoutOfItsNodeCouldHoldIsACapacityProblemUnderDynamicRepartitioning) {
+  // One H100 per node holds at most one 7g.80gb: a pod asking two never fits, repartitioned or
+  // not. Dynamic repartitioning used to count as able to hold anything, so the run started and
+  // the pod waited for ever.
+  const std::string problem = error_of(shared_scenario(
+      2, 1, R"({"policy": "mig", "strategy": "mixed", "layout": "all-balanced", "repartitioning": "dynamic"})",
+      jobs_workload({{"two", 0, 100, R"({"limits": {"nvidia.com/mig-7g.80gb": 2}})"}}), "", "H100-80GB"));
+  EXPECT_EQ(problem,
+            "<test>: /workload/jobs/0/request: no node could ever hold a pod asking for 2 nvidia.com/mig-7g.80gb, 0 "
+            "cpu_milli and 0 memory_mib: the 1 H100-80GB of a node of pool \"p\" can be laid out to offer at most 1 "
+            "nvidia.com/mig-7g.80gb (dynamic repartitioning)");
+}
+
 }  // namespace
 }  // namespace sharesim
