@@ -10,6 +10,7 @@
 //   3. rates: the progress rate of each resident (contention model);
 //   4. memory and faults: who dies on an over-allocation or a fatal fault.
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -94,6 +95,12 @@ struct Resident {
   PhaseDemand demand;
   DeviceAsk ask;
 };
+
+// The devices a resident holds on its GPU: one per part (a pod on two MIG instances of one GPU
+// holds two CUDA devices, each with its memory and its SMs), one for a policy without parts
+// (time-slicing replicas of one GPU are one context). Its memory and its SMs count this many
+// times on the GPU.
+inline std::int64_t devices_held(const Resident& r) { return r.slots == 0 ? 1 : std::popcount(r.slots); }
 
 // How a pod's units of the device resource may be spread over the GPUs of its node.
 enum class UnitSpread : std::uint8_t {

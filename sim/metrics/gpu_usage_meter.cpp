@@ -51,7 +51,12 @@ void GpuUsageMeter::gpu_changed(const Gpu& gpu, SimTime now, const GpuState& sta
     // that is GPU work (duty cycle). At its job's rate, not the rate this GPU's policy gives
     // it: a job on several GPUs progresses at the slowest one's (FluidProgress), and works the
     // others only that much (the runtime calls this for its other GPUs when that rate changes).
-    usage.sm_load += runtime_.jobs()[r.task].rate * r.demand.sm * r.demand.duty;
+    // On each of its devices of this GPU (MIG instances): its rate is each one's share.
+    // Slice-level GPUs run one context at a time, and a context in a host phase progresses
+    // without the GPU: there its SMs count while it runs on the GPU, all of them.
+    const double share = state.slice_level ? (runtime_.runs_on_gpu_now(gpu.index, r) ? 1.0 : 0.0)
+                                           : runtime_.jobs()[r.task].rate * r.demand.duty;
+    usage.sm_load += share * r.demand.sm * static_cast<double>(devices_held(r));
   }
   usage.sm_load = std::min(usage.sm_load, 1.0);
   usage.memory_mib = state.memory_mib;

@@ -395,7 +395,7 @@ void ClusterRuntime::update_gpu_state(std::uint32_t gpu_index) {
   state.memory_mib = 0;
   bool busy = false;
   for (const Resident& r : gpu.residents) {
-    state.memory_mib += r.demand.mem_mib;
+    state.memory_mib += r.demand.mem_mib * devices_held(r);
     busy = busy || r.rate > 0;
   }
   counters_.memory_used_mib += state.memory_mib;

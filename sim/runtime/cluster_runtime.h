@@ -120,6 +120,9 @@ class ClusterRuntime {
   SimTime last_job_event() const { return last_job_event_; }
   const Cluster& cluster() const { return cluster_; }
   const ShapeTable& shapes() const { return shapes_; }
+  // Whether resident `r` of GPU `gpu`, whose policy runs slice-level (GpuState::slice_level),
+  // runs on it now (SliceLevelExecution::on_gpu): the usage meter counts its SMs then only.
+  bool runs_on_gpu_now(std::uint32_t gpu, const Resident& r) const { return slice_level_.on_gpu(gpu, r); }
   Scheduler& scheduler() { return scheduler_; }
   const Scheduler& scheduler() const { return scheduler_; }
   // Calls visit(device) for every GPU allocation of every pod of the job.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "sim/core/assert.h"
 
@@ -26,11 +27,22 @@ SliceLevelExecution::SliceLevelExecution(Simulator& sim, Cluster& cluster, Callb
   }
 }
 
-SliceLevelExecution::DutyContext* SliceLevelExecution::context_of(std::uint32_t gpu, std::uint32_t task) {
+const SliceLevelExecution::DutyContext* SliceLevelExecution::context_of(std::uint32_t gpu, std::uint32_t task) const {
   for (const std::uint32_t c : gpus_[gpu].contexts) {
     if (contexts_[c].task == task) return &contexts_[c];
   }
   return nullptr;
+}
+
+SliceLevelExecution::DutyContext* SliceLevelExecution::context_of(std::uint32_t gpu, std::uint32_t task) {
+  return const_cast<DutyContext*>(std::as_const(*this).context_of(gpu, task));
+}
+
+bool SliceLevelExecution::on_gpu(std::uint32_t gpu, const Resident& r) const {
+  if (!is_active(r) || r.rate <= 0) return false;
+  if (r.demand.duty >= 1.0) return true;
+  const DutyContext* context = context_of(gpu, r.task);
+  return context == nullptr || context->queued;
 }
 
 bool SliceLevelExecution::queued(std::uint32_t gpu, const Resident& r) {

@@ -43,6 +43,9 @@ class SliceLevelExecution {
   bool runs(std::uint32_t gpu) const { return !gpus_.empty() && gpus_[gpu].schedule.slice_ns > 0; }
   // The GPU's residents changed: brings the slice state up to date and sets their rates.
   void refresh(std::uint32_t gpu);
+  // Whether resident `r` of slice-level GPU `gpu` runs on it now: in a GPU phase and served. A
+  // context in a host phase progresses (rate 1) without the GPU, so its rate does not say.
+  bool on_gpu(std::uint32_t gpu, const Resident& r) const;
 
  private:
   enum class Mode : std::uint8_t {
@@ -83,6 +86,7 @@ class SliceLevelExecution {
   // Adds contexts for new residents with a duty cycle, drops those of residents gone.
   void sync_contexts(std::uint32_t gpu);
   DutyContext* context_of(std::uint32_t gpu, std::uint32_t task);
+  const DutyContext* context_of(std::uint32_t gpu, std::uint32_t task) const;
   bool queued(std::uint32_t gpu, const Resident& r);
   // GPU time the holder used since it last started, taken off its GPU phase.
   void account_holder(std::uint32_t gpu);
