@@ -39,8 +39,8 @@ void GpuRepartitioner::consider(std::uint32_t job, const PodShape& shape, std::u
   std::int64_t pods_offered = 0;
   for (const Node& node : cluster_.nodes()) {
     if (scheduler_.node_may_host(shape, node)) pods_offered += units_offered(node) / shape.gpu_units;
+    if (pods_offered >= static_cast<std::int64_t>(pods)) return;  // usually at the first node offering it
   }
-  if (pods_offered >= static_cast<std::int64_t>(pods)) return;
   // Of the GPUs whose new layout adds units on a node whose GPUs, all laid out for the
   // resource, would hold one more pod than it does now: the one on the node that offers the
   // most units already (closest to holding a pod), then with the fewest residents.
