@@ -76,13 +76,21 @@ void GpuUsageMeter::context_switched(std::uint32_t gpu, SimTime now) {
 }
 
 void GpuUsageMeter::repartitioned(std::uint32_t gpu, SimTime drain_start, SimTime reconfigure_start, SimTime now) {
+  ++usage_[gpu].reconfigurations;
+  add_repartitioning(usage_[gpu], drain_start, reconfigure_start, now);
+}
+
+void GpuUsageMeter::add_repartitioning(GpuUsage& usage, SimTime drain_start, SimTime reconfigure_start, SimTime end) {
   const MeasurementWindow& window = runtime_.measurement_window();
-  GpuUsage& usage = usage_[gpu];
-  ++usage.reconfigurations;
-  usage.draining_ns += reconfigure_start - drain_start;
-  usage.reconfiguring_ns += now - reconfigure_start;
-  usage.in_window.draining_ns += window.overlap(drain_start, reconfigure_start);
-  usage.in_window.reconfiguring_ns += window.overlap(reconfigure_start, now);
+  const SimTime drain_end = std::min(reconfigure_start >= 0 ? reconfigure_start : end, end);
+  if (drain_end > drain_start) {
+    usage.draining_ns += drain_end - drain_start;
+    usage.in_window.draining_ns += window.overlap(drain_start, drain_end);
+  }
+  if (reconfigure_start >= 0 && end > reconfigure_start) {
+    usage.reconfiguring_ns += end - reconfigure_start;
+    usage.in_window.reconfiguring_ns += window.overlap(reconfigure_start, end);
+  }
 }
 
 void GpuUsageMeter::finish(SimTime end) {
@@ -95,16 +103,7 @@ void GpuUsageMeter::finish(SimTime end) {
   // A GPU still draining or being reconfigured when the run stops (`until`) spent that time up to
   // the end: counted as repartitioned() counts a finished one, less the layout it never got.
   runtime_.for_each_repartitioning([&](std::uint32_t gpu, SimTime drain_start, SimTime reconfigure_start) {
-    GpuUsage& usage = usage_[gpu];
-    const SimTime drain_end = std::min(reconfigure_start >= 0 ? reconfigure_start : end, end);
-    if (drain_end > drain_start) {
-      usage.draining_ns += drain_end - drain_start;
-      usage.in_window.draining_ns += window.overlap(drain_start, drain_end);
-    }
-    if (reconfigure_start >= 0 && end > reconfigure_start) {
-      usage.reconfiguring_ns += end - reconfigure_start;
-      usage.in_window.reconfiguring_ns += window.overlap(reconfigure_start, end);
-    }
+    add_repartitioning(usage_[gpu], drain_start, reconfigure_start, end);
   });
 }
 

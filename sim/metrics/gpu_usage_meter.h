@@ -68,6 +68,10 @@ class GpuUsageMeter final : public GpuUsageListener {
   void repartitioned(std::uint32_t gpu, SimTime drain_start, SimTime reconfigure_start, SimTime now) override;
 
  private:
+  // Time draining over [drain_start, reconfigure_start, or `end` while still draining) and
+  // reconfiguring over [reconfigure_start, end) (reconfigure_start -1: not begun), each also
+  // clipped to the measurement window: a finished repartitioning, or one cut off by the end.
+  void add_repartitioning(GpuUsage& usage, SimTime drain_start, SimTime reconfigure_start, SimTime end);
   // Adds the time since usage.last_change to the rate integrals (whole run and windowed).
   static void accumulate(GpuUsage& usage, SimTime now, const MeasurementWindow& window);
 

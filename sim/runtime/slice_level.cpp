@@ -38,14 +38,9 @@ SliceLevelExecution::DutyContext* SliceLevelExecution::context_of(std::uint32_t 
   return const_cast<DutyContext*>(std::as_const(*this).context_of(gpu, task));
 }
 
-bool SliceLevelExecution::on_gpu(std::uint32_t gpu, const Resident& r) const {
-  if (!is_active(r) || r.rate <= 0) return false;
-  if (r.demand.duty >= 1.0) return true;
-  const DutyContext* context = context_of(gpu, r.task);
-  return context == nullptr || context->queued;
-}
+bool SliceLevelExecution::on_gpu(std::uint32_t gpu, const Resident& r) const { return r.rate > 0 && queued(gpu, r); }
 
-bool SliceLevelExecution::queued(std::uint32_t gpu, const Resident& r) {
+bool SliceLevelExecution::queued(std::uint32_t gpu, const Resident& r) const {
   if (!is_active(r)) return false;
   if (r.demand.duty >= 1.0) return true;
   const DutyContext* context = context_of(gpu, r.task);

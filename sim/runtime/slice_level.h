@@ -87,7 +87,7 @@ class SliceLevelExecution {
   void sync_contexts(std::uint32_t gpu);
   DutyContext* context_of(std::uint32_t gpu, std::uint32_t task);
   const DutyContext* context_of(std::uint32_t gpu, std::uint32_t task) const;
-  bool queued(std::uint32_t gpu, const Resident& r);
+  bool queued(std::uint32_t gpu, const Resident& r) const;
   // GPU time the holder used since it last started, taken off its GPU phase.
   void account_holder(std::uint32_t gpu);
   // Starts a slice (or a solo phase) for `task`: the timer fires at the slice's end or when
