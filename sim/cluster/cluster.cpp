@@ -54,8 +54,11 @@ Cluster::Cluster(const std::vector<NodePoolSpec>& pools, const GpuCatalog& catal
     policies_.push_back(make_sharing(spec, *model, names_));
     GpuSharing* const pool_policy = policies_.back().get();
     const bool one_per_gpu = pool_policy->repartitioning() != nullptr;
-    const std::uint32_t per_rack =
-        spec.nodes_per_rack > 0 ? static_cast<std::uint32_t>(spec.nodes_per_rack) : pool.node_count;
+    // Compared as int64 before any narrowing: nodes_per_rack at or above the node count is one
+    // rack (docs/scenario.md), where a cast to uint32 made 2^32 a 0 to divide by and 2^32 + 1 a 1.
+    const std::uint32_t per_rack = std::max<std::uint32_t>(
+        1, spec.nodes_per_rack > 0 && spec.nodes_per_rack < spec.nodes ? static_cast<std::uint32_t>(spec.nodes_per_rack)
+                                                                       : pool.node_count);
     for (std::uint32_t n = 0; n < pool.node_count; ++n) {
       Node node;
       node.index = static_cast<std::uint32_t>(nodes_.size());

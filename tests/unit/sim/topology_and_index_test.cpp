@@ -1,12 +1,16 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "sim/cluster/network_topology.h"
 #include "sim/cluster/node_topology.h"
 #include "sim/core/random_stream.h"
 #include "sim/sched/free_units_index.h"
+#include "sim/sched/job.h"  // PodShape, which stub_sharing.h uses
+#include "stub_sharing.h"
 
 namespace sharesim {
 namespace {
@@ -62,6 +66,50 @@ TEST(NetworkTopology, HopsByRack) {
   EXPECT_EQ(network.hops(1, 2), 4);
   EXPECT_EQ(network.rack(3), 1u);
   EXPECT_EQ(network.rack_count(), 2u);
+}
+
+// A pool of `nodes` one-GPU nodes of the stub policy, `nodes_per_rack` as the scenario gives it.
+NodePoolSpec stub_pool(const std::string& name, std::int64_t nodes, std::int64_t nodes_per_rack, std::size_t index) {
+  NodePoolSpec pool;
+  pool.name = name;
+  pool.nodes = nodes;
+  pool.gpu = "A100-80GB";
+  pool.gpus_per_node = 1;
+  pool.cpu_milli = 64'000;
+  pool.memory_mib = 262'144;
+  pool.topology = "pcie";
+  pool.nodes_per_rack = nodes_per_rack;
+  pool.sharing = nlohmann::json{{"policy", "stub"}};
+  pool.pointer = "/cluster/node_pools/" + std::to_string(index);
+  return pool;
+}
+
+Cluster stub_cluster(const std::vector<NodePoolSpec>& pools) {
+  const SharingFactory factory = [](const NodePoolSpec&, const GpuModel&, ResourceNames& names) {
+    return std::make_unique<test::StubSharing>(names.intern(kNvidiaGpu), 1, 1);
+  };
+  return Cluster(pools, GpuCatalog::builtin(), factory, "s.json");
+}
+
+// docs/scenario.md: nodes_per_rack at or above the pool's node count is one rack. 2^32 was cast
+// to a uint32 0 and divided by (SIGFPE in every command), 2^32 + 1 wrapped to 1 (every node its
+// own rack: a gang went p-0+p-0 where one rack gives p-0+p-3).
+TEST(NetworkTopology, NodesPerRackAtOrAboveThePoolsNodesIsOneRack) {
+  const std::int64_t beyond_32_bits = std::int64_t{1} << 32;
+  for (const std::int64_t per_rack : {std::int64_t{4}, std::int64_t{5}, beyond_32_bits, beyond_32_bits + 1,
+                                      std::numeric_limits<std::int64_t>::max()}) {
+    const Cluster cluster = stub_cluster({stub_pool("p", 4, per_rack, 0), stub_pool("q", 3, 2, 1)});
+    const NetworkTopology& network = cluster.network();
+    EXPECT_EQ(network.rack_count(), 3u) << "nodes_per_rack " << per_rack;  // p: one; q: two
+    EXPECT_EQ(network.hops(0, 3), 2) << "nodes_per_rack " << per_rack;
+    EXPECT_EQ(network.rack(3), 0u);
+    EXPECT_EQ(network.rack(4), 1u);  // q's first rack follows p's only one
+    EXPECT_EQ(network.rack(6), 2u);
+  }
+  // Below the node count, the pool is split as before.
+  const Cluster split = stub_cluster({stub_pool("p", 4, 3, 0)});
+  EXPECT_EQ(split.network().rack_count(), 2u);
+  EXPECT_EQ(split.network().rack(3), 1u);
 }
 
 }  // namespace
