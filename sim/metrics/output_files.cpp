@@ -85,32 +85,81 @@ PendingReasons explain_pending_jobs(const ClusterRuntime& runtime) {
   return reasons;
 }
 
+// jobs.csv's text that repeats from row to row, in CSV form, worked out once before the rows:
+// checking each character of each row's origin, kind, node and name for quotes was about a
+// third of the rows' formatting instructions (callgrind, 100,000 jobs on 10,000 GPUs).
+struct RepeatedJobText {
+  explicit RepeatedJobText(const ClusterRuntime& runtime) {
+    for (const JobOrigin& origin : runtime.origins()) {
+      std::string fields;
+      append_csv_field(fields, origin.name);
+      fields += ',';
+      append_csv_field(fields, origin.kind);
+      origin_and_kind.push_back(std::move(fields));
+      const bool plain = origin.name.size() < kMaxPlainPrefix && !needs_csv_quotes(origin.name);
+      name_prefix.push_back(plain ? origin.name + '-' : std::string());
+    }
+    for (const Node& node : runtime.cluster().nodes()) node_is_plain.push_back(!needs_csv_quotes(node.name));
+  }
+  static constexpr std::size_t kMaxPlainPrefix = 48;  // CsvRow::plain_text_and_integer takes up to 63
+  std::vector<std::string> origin_and_kind;           // per origin: "<name>,<kind>"
+  std::vector<std::string> name_prefix;               // per origin: "<name>-", or empty when the name needs quotes
+  std::vector<bool> node_is_plain;                    // per node: its name needs no quotes
+};
+
 // Rows [begin, end) of jobs.csv; reads the runtime only.
-void format_job_rows(const ClusterRuntime& runtime, const PendingReasons& pending_reasons, std::size_t begin,
-                     std::size_t end, std::string& out) {
+void format_job_rows(const ClusterRuntime& runtime, const PendingReasons& pending_reasons,
+                     const RepeatedJobText& repeated, std::size_t begin, std::size_t end, std::string& out) {
   const Cluster& cluster = runtime.cluster();
   std::string name, nodes, gpus;  // reused from row to row
   for (std::size_t index = begin; index < end; ++index) {
     const JobRecord& job = runtime.jobs()[index];
-    const JobOrigin& origin = runtime.origins()[job.spec.origin];
     const bool started = job.start >= 0;
+    CsvRow row(out);
+    if (const std::string& prefix = repeated.name_prefix[job.spec.origin]; !prefix.empty()) {
+      row.plain_text_and_integer(prefix, job.spec.sequence);
+    } else {
+      name.clear();
+      runtime.append_job_name(name, job);
+      row.text(name);
+    }
+    // State names are lower-case words: never quoted.
+    row.csv(repeated.origin_and_kind[job.spec.origin]).csv(job_state_name(job.state));
+    row.integer(job.spec.pods)
+        .integer(runtime.shapes().shapes[job.spec.shape].gpu_units)
+        .seconds(job.spec.arrival)
+        .seconds_if(started, job.start)
+        .seconds_if(job.end >= 0, job.end)
+        .seconds_if(started, job.start - job.spec.arrival)
+        .seconds_if(job.state == JobState::Completed, job.end - job.spec.arrival)
+        .number_if(job.state == JobState::Completed && job.spec.work > 0,
+                   static_cast<double>(job.end - job.start) / static_cast<double>(job.spec.work));
     // Every pod's node, '+'-joined, for gangs spread over several nodes; GPUs space-separated.
-    std::string_view node_field;
     if (job.pod_count == 1) {
-      node_field = cluster.node(runtime.pods()[job.first_pod].node).name;  // the common case, not copied
+      const std::uint32_t node = runtime.pods()[job.first_pod].node;
+      if (repeated.node_is_plain[node]) {
+        row.csv(cluster.node(node).name);
+      } else {
+        row.text(cluster.node(node).name);
+      }
     } else {
       nodes.clear();
       for (std::uint32_t p = job.first_pod; p < job.first_pod + job.pod_count; ++p) {
         if (p != job.first_pod) nodes += '+';
         nodes += cluster.node(runtime.pods()[p].node).name;
       }
-      node_field = nodes;
+      row.text(nodes);
     }
-    gpus.clear();
-    runtime.for_each_device(job, [&gpus](const DeviceAllocation& device) {
-      if (!gpus.empty()) gpus += ' ';
-      append_integer(gpus, device.gpu);
-    });
+    if (job.pod_count == 1 && runtime.pods()[job.first_pod].device_count == 1) {
+      row.integer(runtime.devices()[runtime.pods()[job.first_pod].first_device].gpu);
+    } else {
+      gpus.clear();
+      runtime.for_each_device(job, [&gpus](const DeviceAllocation& device) {
+        if (!gpus.empty()) gpus += ' ';
+        append_integer(gpus, device.gpu);
+      });
+      row.csv(gpus);  // digits and spaces
+    }
     std::string_view reason;
     std::string backoff_reason;
     if (job.state == JobState::Pending && job.backing_off) {
@@ -122,25 +171,7 @@ void format_job_rows(const ClusterRuntime& runtime, const PendingReasons& pendin
     } else if (job.state == JobState::Failed) {
       reason = runtime.failure_reasons()[static_cast<std::size_t>(job.failure)];
     }
-    name.clear();
-    runtime.append_job_name(name, job);
-    CsvRow(out)
-        .text(name)
-        .text(origin.name)
-        .text(origin.kind)
-        .text(job_state_name(job.state))
-        .integer(job.spec.pods)
-        .integer(runtime.shapes().shapes[job.spec.shape].gpu_units)
-        .seconds(job.spec.arrival)
-        .seconds_if(started, job.start)
-        .seconds_if(job.end >= 0, job.end)
-        .seconds_if(started, job.start - job.spec.arrival)
-        .seconds_if(job.state == JobState::Completed, job.end - job.spec.arrival)
-        .number_if(job.state == JobState::Completed && job.spec.work > 0,
-                   static_cast<double>(job.end - job.start) / static_cast<double>(job.spec.work))
-        .text(node_field)
-        .text(gpus)
-        .text(kill_cause_name(job.kill_cause))
+    row.csv(kill_cause_name(job.kill_cause))  // lower-case words or empty: never quoted
         .integer(job.killed_by_other ? 1 : 0)
         .integer(job.restarts)
         .text(reason)
@@ -156,9 +187,10 @@ void write_jobs_csv(std::ostream& stream, const ClusterRuntime& runtime, unsigne
   stream << "job,origin,kind,state,pods,gpus_per_pod,submit_s,start_s,end_s,wait_s,jct_s,slowdown,node,gpus,kill_cause,"
             "killed_by_other,restarts,reason,note\n";
   const PendingReasons pending_reasons = explain_pending_jobs(runtime);
+  const RepeatedJobText repeated(runtime);
   write_rows_in_order(stream, runtime.jobs().size(), threads,
-                      [&runtime, &pending_reasons](std::size_t begin, std::size_t end, std::string& text) {
-                        format_job_rows(runtime, pending_reasons, begin, end, text);
+                      [&runtime, &pending_reasons, &repeated](std::size_t begin, std::size_t end, std::string& text) {
+                        format_job_rows(runtime, pending_reasons, repeated, begin, end, text);
                       });
 }
 

@@ -246,6 +246,29 @@ TEST(NativeTrace, SimultaneousArrivalsFromSeveralSourcesReplayInTheSameOrder) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(NativeTrace, OriginsThatNeedQuotesAreQuotedInJobsCsv) {
+  // Scenario names cannot hold a comma or a quote, but a trace's origins can: jobs.csv quotes
+  // the job's name and origin (RFC 4180) while the plain ones keep their fast path.
+  const auto dir = temp_dir("quotes");
+  std::filesystem::create_directories(dir);
+  const auto trace_path = dir / "trace.csv";
+  write_trace(
+      trace_path,
+      "\"a,b\",0,training,0,10,1,1,0,0,,0\n\"say \"\"hi\"\"\",1,batch,0,10,1,1,0,0,,0\nplain,2,batch,1,5,1,1,0,0,,0\n");
+  const auto run = testing::run_text(
+      testing::cluster_scenario(1, 2, R"({"trace": {"format": "native", "path": ")" + trace_path.string() + R"("}})"));
+  std::ostringstream csv;
+  write_jobs_csv(csv, run->runtime());
+  std::filesystem::remove_all(dir);
+  const std::string text = csv.str();
+  EXPECT_NE(text.find("\n\"a,b-0\",\"a,b\",training,completed,1,1,0,0,10,0,10,1,p-0,0,,0,0,,\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\n\"say \"\"hi\"\"-1\",\"say \"\"hi\"\"\",batch,completed,1,1,0,0,10,0,10,1,p-0,1,,0,0,,\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\nplain-2,plain,batch,completed,1,1,1,10,15,9,14,1,p-0,"), std::string::npos) << text;
+}
+
 TEST(NativeTrace, BadRowNamesFileLineAndColumn) {
   const auto dir = temp_dir("badtrace");
   std::filesystem::create_directories(dir);

@@ -122,6 +122,23 @@ TEST(CsvFormat, AJobNameIsOneFieldQuotedWhenItsOriginNeedsIt) {
   EXPECT_EQ(out, "jobs-42,\"a,b-7\",1\n");
 }
 
+TEST(CsvFormat, FieldsAlreadyInCsvFormAreCopiedAsTheyAre) {
+  // csv() takes text checked once by its caller (jobs.csv's origin and kind, a node's name),
+  // plain_text_and_integer() a job's name from its origin's prefix; long fields and fields
+  // after them keep their order.
+  std::string out;
+  const std::string long_fields = std::string(80, 'x') + ",\"y,z\"";
+  CsvRow(out)
+      .plain_text_and_integer("jobs-", 4294967295u)
+      .csv("jobs,training")
+      .csv("")
+      .csv(long_fields)
+      .plain_text_and_integer(std::string(63, 'p'), -12)
+      .integer(3)
+      .end();
+  EXPECT_EQ(out, "jobs-4294967295,jobs,training,," + long_fields + "," + std::string(63, 'p') + "-12,3\n");
+}
+
 TEST(CsvFormat, FirstFieldHasNoSeparatorWhateverItsKind) {
   std::string a, b, c;
   CsvRow(a).seconds(kSecond).end();
