@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "sim/core/csv_format.h"
 #include "sim/input/did_you_mean.h"
 #include "sim/input/error_text.h"
 #include "sim/input/input_error.h"
@@ -70,21 +71,26 @@ bool OpenbTraceReader::next(TraceRecord& out) {
   out.line = row.line;
   out.name = row.name;
   out.submit = row.creation_time * kSecond;
-  // Stay from creation to deletion, cut at the trace end.
-  std::optional<std::int64_t> leave = row.deletion_time;
-  if (end_ && (!leave || *leave * kSecond > *end_)) leave = *end_ / kSecond;
+  // Stay from creation to deletion, cut at the trace end. In nanoseconds: the trace's columns
+  // are whole seconds, but "end" is a duration (docs/traces.md), exact to the nanosecond.
+  std::optional<SimTime> leave;
+  if (row.deletion_time) leave = *row.deletion_time * kSecond;  // at most kMaxTimeSeconds: no overflow
+  const bool cut = end_ && (!leave || *leave > *end_);
+  if (cut) leave = *end_;
   if (!leave) {
     const std::string found = pods_.has_column("deletion_time") ? quote(pods_.field("deletion_time"))
                                                                 : std::string("no deletion_time column");
     throw InputError(path(), at + ", column deletion_time",
                      "expected a deletion time (or a trace \"end\" to cut running pods at), found " + found);
   }
-  if (*leave < row.creation_time) {
+  if (*leave < out.submit) {
+    std::string found;
+    append_seconds(found, *leave);
     throw InputError(path(), at + ", column deletion_time",
-                     "expected a time >= creation_time (" + std::to_string(row.creation_time) + "), found " +
-                         std::to_string(*leave) + (end_ ? " (the trace end)" : ""));
+                     "expected a time >= creation_time (" + std::to_string(row.creation_time) + "), found " + found +
+                         (cut ? " (the trace end)" : ""));
   }
-  out.duration = (*leave - row.creation_time) * kSecond;
+  out.duration = *leave - out.submit;
   out.cpu_milli = row.cpu_milli;
   out.memory_mib = row.memory_mib;
   out.gpus_per_pod = row.num_gpu;  // a sharing pod (gpu_milli < 1000) takes one whole GPU under exclusive

@@ -248,6 +248,26 @@ TEST(OpenbImporter, PodsReplayInTimeWithModelsAndFractions) {
   EXPECT_NE(w.notes[0].find("1 pod named several GPU models"), std::string::npos) << w.notes[0];
 }
 
+TEST(OpenbImporter, TheEndCutsPodsToTheNanosecond) {
+  // "end" is a duration: 100.5 s cuts at 100.5 s, not at 100 (the whole seconds of the trace's
+  // own columns say nothing about the end's).
+  BuiltWorkload w(trace_workload({{"format", "openb"}, {"path", "openb_small.csv"}, {"end", "100.5s"}}));
+  const std::vector<JobSpec> jobs = w.drain();
+  ASSERT_EQ(jobs.size(), 6u);
+  EXPECT_EQ(jobs[0].work, 100 * kSecond);                      // deleted at 100, before the end
+  EXPECT_EQ(jobs[1].work, 90 * kSecond + 500 * kMillisecond);  // 10 to 200, cut at 100.5
+  EXPECT_EQ(jobs[3].work, 70 * kSecond + 500 * kMillisecond);  // 30 to 500, cut at 100.5
+  EXPECT_EQ(jobs[2].work, 30 * kSecond);
+  // A pod created after the end: the error shows the end as given.
+  EXPECT_EQ(input_error_of([] {
+              BuiltWorkload early(trace_workload({{"format", "openb"}, {"path", "openb_small.csv"}, {"end", "29.9s"}}));
+              early.drain();
+            }),
+            kTraceDir +
+                "/openb_small.csv: line 5, column deletion_time: expected a time >= creation_time (30), found 29.9 "
+                "(the trace end)");
+}
+
 TEST(OpenbImporter, GpuModelsOverrideTheDefaultTable) {
   BuiltWorkload w(trace_workload({{"format", "openb"},
                                   {"path", "openb_small.csv"},
