@@ -73,6 +73,18 @@ class SemanticChecker {
         report(use.pointer, "expected a latency objective > 0 (leave slo out for none), found " + quote(text));
       }
     }
+    // The run's horizon is kept as a time, kTimeNever (2^63 - 1 ns) standing for "no until"
+    // (Scenario::until, the simulator, the workload's service lifetimes): an until of exactly that
+    // much would be read as none, running on until all work is done.
+    if (document_.contains("until")) {
+      const std::optional<SimTime> until = parse_duration(document_["until"].get<std::string>());
+      if (until && *until == kTimeNever) {
+        report("/until", "expected a time of at most " + std::to_string(kTimeNever - 1) +
+                             "ns (2^63 - 1 ns stands for \"no until\"; leave \"until\" out to run until all work "
+                             "is done), found " +
+                             describe_value(document_["until"]));
+      }
+    }
     // Durations that must be > 0: a sampling interval of 0 never advances; a fault mean of 0
     // read as "no faults" (the runtime's switch), silently turning off what the user asked for.
     for (const char* pointer : {"/output/timeseries_interval", "/faults/mtbf"}) {

@@ -552,5 +552,16 @@ TEST(ScenarioDocs, TheCompleteExampleIsValid) {
   EXPECT_EQ(scenario.name, "two-nodes-exclusive");
 }
 
+TEST(ScenarioErrors, AnUntilAtTheEndOfTimeIsRefused) {
+  // 2^63 - 1 ns is the loader's "no until" (kTimeNever): the run went on until all work was done
+  // (horizon 10 s), and a service without lifetime was refused for an until "which is not set".
+  expect_error(rejection_of([](ordered_json& d) { d["until"] = "9223372036854775807ns"; }), kOrigin, "/until",
+               "expected a time of at most 9223372036854775806ns (2^63 - 1 ns stands for \"no until\"; leave "
+               "\"until\" out to run until all work is done), found \"9223372036854775807ns\"");
+  ordered_json last = valid_document();
+  last["until"] = "9223372036854775806ns";
+  EXPECT_EQ(load(last).until, kTimeNever - 1);
+}
+
 }  // namespace
 }  // namespace sharesim
