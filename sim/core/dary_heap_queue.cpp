@@ -18,14 +18,14 @@ std::uint32_t DaryHeapQueue<Arity>::take_slot() {
 }
 
 template <unsigned Arity>
-EventId DaryHeapQueue<Arity>::push(SimTime time, EventHandler* handler, std::uint32_t arg) {
+EventId DaryHeapQueue<Arity>::push(SimTime time, EventHandler* handler, std::uint32_t arg, EventPriority priority) {
   if (handler == nullptr) throw std::logic_error("event queue: no handler");
   if (next_sequence_ > kMaxSequence) throw std::length_error("event queue: sequence space exhausted");
   const std::uint32_t slot = take_slot();
   Payload& payload = slab_[slot];
   payload.handler = handler;
   payload.arg = arg;
-  heap_.push_back(Key{time, (next_sequence_++ << kSlotBits) | slot});
+  heap_.push_back(Key{time, priority_bit(priority) | (next_sequence_++ << kSlotBits) | slot});
   sift_up(heap_.size() - 1);
   ++live_;
   return EventId{slot, payload.generation};

@@ -1,5 +1,5 @@
 #pragma once
-// Array-based d-ary min-heap keyed by (time, insertion sequence). Payloads live in a slab
+// Array-based d-ary min-heap keyed by (time, priority, insertion sequence). Payloads live in a slab
 // and the heap holds 16-byte keys that point into it by index, so sifting moves small
 // entries. Cancellation bumps the slot's generation: the dead key stays in the heap and is
 // skipped when it reaches the top, and the heap is compacted when dead keys outnumber live.
@@ -15,18 +15,20 @@ class DaryHeapQueue final : public EventQueue {
   static_assert(Arity >= 2);
 
  public:
-  EventId push(SimTime time, EventHandler* handler, std::uint32_t arg) override;
+  using EventQueue::push;
+  EventId push(SimTime time, EventHandler* handler, std::uint32_t arg, EventPriority priority) override;
   bool cancel(EventId id) override;
   bool pop(ScheduledEvent& out) override;
   SimTime peek_time() override;
   std::size_t size() const override { return live_; }
 
  private:
-  // Sequence in the high 36 bits, slab slot in the low 28: comparing (time, key) orders
-  // equal times by insertion without a third field.
+  // Priority in bit 63 (kNormalPriorityBit), sequence in the next 35 bits, slab slot in the low
+  // 28: comparing (time, key) orders equal times Urgent first, then by insertion, without a
+  // third field.
   static constexpr unsigned kSlotBits = 28;
   static constexpr std::uint64_t kSlotMask = (std::uint64_t{1} << kSlotBits) - 1;
-  static constexpr std::uint64_t kMaxSequence = (std::uint64_t{1} << (64 - kSlotBits)) - 1;
+  static constexpr std::uint64_t kMaxSequence = (std::uint64_t{1} << (63 - kSlotBits)) - 1;
 
   struct Key {
     SimTime time;

@@ -34,6 +34,20 @@ struct EventId {
   bool valid() const { return slot != UINT32_MAX; }
 };
 
+// The order of events at one instant: every Urgent event runs before every Normal one, and
+// events of one priority run in the order they were pushed (SimPy's URGENT and NORMAL event
+// priorities). A job's work running out is Urgent, so that a job whose work ends at t has
+// completed before anything else at t (an arrival, a requeue, a fault) can preempt it, OOM-kill
+// it or find its GPU taken (docs/models.md, "Events and the run loop").
+enum class EventPriority : std::uint8_t { Urgent, Normal };
+
+// Both queues break ties between equal times on one 64-bit word: this bit set for a Normal
+// event (so Urgent sorts first), then the insertion sequence, then the event's slab slot.
+inline constexpr std::uint64_t kNormalPriorityBit = std::uint64_t{1} << 63;
+inline constexpr std::uint64_t priority_bit(EventPriority priority) {
+  return priority == EventPriority::Normal ? kNormalPriorityBit : 0;
+}
+
 struct ScheduledEvent {
   SimTime time = 0;
   EventHandler* handler = nullptr;
@@ -43,9 +57,13 @@ struct ScheduledEvent {
 class EventQueue {
  public:
   virtual ~EventQueue() = default;
-  // Events at equal times come out in the order they were pushed. `handler` may not be null
-  // (std::logic_error): the radix heap marks a cancelled event by clearing its handler.
-  virtual EventId push(SimTime time, EventHandler* handler, std::uint32_t arg) = 0;
+  // Events at equal times come out Urgent first, then in the order they were pushed. `handler`
+  // may not be null (std::logic_error): the radix heap marks a cancelled event by clearing its
+  // handler.
+  virtual EventId push(SimTime time, EventHandler* handler, std::uint32_t arg, EventPriority priority) = 0;
+  EventId push(SimTime time, EventHandler* handler, std::uint32_t arg) {
+    return push(time, handler, arg, EventPriority::Normal);
+  }
   // O(1): marks the event dead; returns false when it already ran or was cancelled.
   virtual bool cancel(EventId id) = 0;
   // Removes the earliest live event into `out`; false when none is left.

@@ -20,7 +20,7 @@ std::uint32_t RadixHeapQueue::take_slot() {
   return static_cast<std::uint32_t>(slots_.size() - 1);
 }
 
-EventId RadixHeapQueue::push(SimTime time, EventHandler* handler, std::uint32_t arg) {
+EventId RadixHeapQueue::push(SimTime time, EventHandler* handler, std::uint32_t arg, EventPriority priority) {
   if (time < 0) throw std::logic_error("event queue: negative time");
   if (handler == nullptr) throw std::logic_error("event queue: no handler");
   if (next_sequence_ > kMaxSequence) throw std::length_error("event queue: sequence space exhausted");
@@ -28,11 +28,22 @@ EventId RadixHeapQueue::push(SimTime time, EventHandler* handler, std::uint32_t 
   Slot& entry = slots_[slot];
   entry.handler = handler;
   entry.arg = arg;
-  const Key key{time, (next_sequence_++ << kSlotBits) | slot};
+  const Key key{time, priority_bit(priority) | (next_sequence_++ << kSlotBits) | slot};
   if (time < minimum_) rebuild(time);
-  place(key);
+  if (time == minimum_ && !zero_.empty() && key.seq_slot < zero_.back().seq_slot) {
+    insert_in_bucket_zero(key);
+  } else {
+    place(key);
+  }
   ++live_;
   return EventId{slot, entry.generation};
+}
+
+void RadixHeapQueue::insert_in_bucket_zero(const Key& key) {
+  const auto first = zero_.begin() + static_cast<std::ptrdiff_t>(bucket_zero_head_);
+  zero_.insert(
+      std::upper_bound(first, zero_.end(), key, [](const Key& a, const Key& b) { return a.seq_slot < b.seq_slot; }),
+      key);
 }
 
 bool RadixHeapQueue::cancel(EventId id) {

@@ -10,8 +10,9 @@
 // needs up to 20), and all accesses are sequential appends and scans, which is why it beats
 // the d-ary heap once the pending set outgrows the caches (tests/bench/event_queue_bench.cpp).
 //
-// Ties: keys equal to the minimum are ordered by insertion sequence when bucket 0 is
-// refilled, and later pushes at that time carry larger sequences, so equal times run FIFO.
+// Ties: keys equal to the minimum are ordered by priority and insertion sequence when bucket 0
+// is refilled; a later push at that time goes to the end (a larger sequence), or, when Urgent,
+// ahead of the Normal keys waiting there, so equal times run Urgent first, then FIFO.
 // A push below the current minimum (possible only after peek_time() looked past a run's
 // stop time) rebuilds the buckets around the new minimum: rare and O(n).
 #include <algorithm>
@@ -35,7 +36,8 @@ class RadixHeapQueue final : public EventQueue {
   RadixHeapQueue& operator=(const RadixHeapQueue&) = delete;
   ~RadixHeapQueue() override = default;
 
-  EventId push(SimTime time, EventHandler* handler, std::uint32_t arg) override;
+  using EventQueue::push;
+  EventId push(SimTime time, EventHandler* handler, std::uint32_t arg, EventPriority priority) override;
   bool cancel(EventId id) override;
   bool pop(ScheduledEvent& out) override;
   SimTime peek_time() override;
@@ -46,7 +48,7 @@ class RadixHeapQueue final : public EventQueue {
  private:
   static constexpr unsigned kSlotBits = 28;
   static constexpr std::uint64_t kSlotMask = (std::uint64_t{1} << kSlotBits) - 1;
-  static constexpr std::uint64_t kMaxSequence = (std::uint64_t{1} << (64 - kSlotBits)) - 1;
+  static constexpr std::uint64_t kMaxSequence = (std::uint64_t{1} << (63 - kSlotBits)) - 1;  // bit 63: priority
   static constexpr unsigned kDigitBits = 6;
   static constexpr std::size_t kDigits = std::size_t{1} << kDigitBits;        // buckets per level
   static constexpr std::size_t kLevels = (64 + kDigitBits - 1) / kDigitBits;  // 11
@@ -58,7 +60,7 @@ class RadixHeapQueue final : public EventQueue {
   // sits in its slot, read once when the event runs.
   struct Key {
     SimTime time;
-    std::uint64_t seq_slot;  // sequence in the high 36 bits, slot in the low 28
+    std::uint64_t seq_slot;  // priority in bit 63 (kNormalPriorityBit), sequence in the next 35, slot in the low 28
   };
   struct Slot {
     // Null once the event is cancelled: a slot is reused only after its key left the buckets,
@@ -127,6 +129,8 @@ class RadixHeapQueue final : public EventQueue {
     bucket_min_[bucket] = std::min(bucket_min_[bucket], key.time);
     if (level == 0) __builtin_prefetch(&slots_[slot_of(key)], 1);
   }
+  // An Urgent key pushed at the minimum's time goes ahead of the Normal keys waiting there.
+  void insert_in_bucket_zero(const Key& key);
   void append(Bucket& bucket, const Key& key) {
     if (bucket.tail_used == kBlockKeys) {
       Block* block = take_block();

@@ -9,12 +9,12 @@ namespace sharesim {
 
 Simulator::Simulator(std::unique_ptr<EventQueue> queue) : queue_(std::move(queue)) {}
 
-EventId Simulator::schedule_at(SimTime time, EventHandler& handler, std::uint32_t arg) {
+EventId Simulator::schedule_at(SimTime time, EventHandler& handler, std::uint32_t arg, EventPriority priority) {
   if (time < now_) {
     throw std::logic_error("event scheduled in the past: at " + std::to_string(time) + " ns, now " +
                            std::to_string(now_) + " ns");
   }
-  return queue_->push(time, &handler, arg);
+  return queue_->push(time, &handler, arg, priority);
 }
 
 void Simulator::set_progress_hook(std::function<void(SimTime)> hook, std::uint64_t every_events) {

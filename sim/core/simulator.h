@@ -1,6 +1,7 @@
 #pragma once
 // The run loop: a clock and a pending-event set. Components schedule events on themselves
-// (EventHandler) and the loop hands each one back at its time, in (time, insertion) order.
+// (EventHandler) and the loop hands each one back at its time, in (time, priority, insertion)
+// order.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -16,7 +17,9 @@ class Simulator {
 
   SimTime now() const { return now_; }
   // Throws std::logic_error when `time` is in the past: that is a model bug, not input.
-  EventId schedule_at(SimTime time, EventHandler& handler, std::uint32_t arg = 0);
+  // Events at one time run Urgent first, then in the order scheduled (EventPriority).
+  EventId schedule_at(SimTime time, EventHandler& handler, std::uint32_t arg = 0,
+                      EventPriority priority = EventPriority::Normal);
   EventId schedule_in(SimTime delay, EventHandler& handler, std::uint32_t arg = 0) {
     return schedule_at(now_ + delay, handler, arg);
   }

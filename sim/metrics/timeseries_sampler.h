@@ -1,5 +1,5 @@
 #pragma once
-// The time series of a run (timeseries.csv, docs/outputs.md): the pending queue and the
+// The time series of a run (timeseries.csv, docs/outputs.md): the pending jobs and the
 // runtime's counters, sampled by an event of its own. A fixed interval (> 0) samples at that
 // period; 0 picks one adaptively: start at 1 s and, each time kMaxSamples are held, keep every
 // other sample and double the period. It reads the runtime and never changes it, so a run with
@@ -15,7 +15,7 @@ namespace sharesim {
 
 struct TimeseriesSample {
   SimTime time = 0;
-  std::uint64_t pending = 0;  // jobs in the scheduler's queue
+  std::uint64_t pending = 0;  // jobs submitted and waiting to start: queued or in a restart back-off
   RuntimeCounters counters;
 };
 

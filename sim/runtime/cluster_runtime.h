@@ -64,7 +64,7 @@ struct RuntimeCounters {
   std::uint64_t killed_oom = 0;
   std::uint64_t killed_fault = 0;
   std::uint64_t killed_admission = 0;
-  std::uint64_t killed_by_other = 0;   // of the above, pods that died of another pod's OOM or fault
+  std::uint64_t killed_by_other = 0;   // of the above, jobs that died of another pod's OOM or fault
   std::uint64_t restarts = 0;          // kills after which the job was requeued (restart OnFailure)
   std::uint64_t killed_preempted = 0;  // jobs evicted by a higher-priority pod (scheduler.preemption)
   std::uint64_t preemptions = 0;       // pods placed by evicting others

@@ -28,7 +28,8 @@ void FluidProgress::set_rate(std::uint32_t job, JobRecord& rec, double rate) {
     const double delay = std::ceil(rec.remaining_work / rate);
     const SimTime room = kTimeNever - now;
     if (delay >= static_cast<double>(room)) return;
-    rec.completion = sim_.schedule_at(now + static_cast<SimTime>(delay), completion_, job);
+    // Urgent: the job has completed before anything else at that instant can preempt or kill it.
+    rec.completion = sim_.schedule_at(now + static_cast<SimTime>(delay), completion_, job, EventPriority::Urgent);
   }
 }
 

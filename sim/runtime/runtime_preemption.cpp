@@ -115,7 +115,12 @@ ClusterRuntime::PreemptionPlan ClusterRuntime::plan_preemption(const JobSpec& sp
     plan.failure = std::string("preemption: ") + kPreemptionPolicyNever;
     return plan;
   }
-  if (spec.pods != 1) return plan;
+  if (spec.pods != 1) {
+    // Said in the pending reason, or a gang of high priority would seem to be refused victims.
+    plan.failure = "preemption: not tried: a gang of " + std::to_string(spec.pods) +
+                   " pods does not preempt (DefaultPreemption works pod by pod).";
+    return plan;
+  }
   const PodShape& shape = shapes_.shapes[spec.shape];
   std::map<std::string, std::size_t> histogram;  // the nodes' reasons, as FitError counts them
   std::vector<PreemptionCandidate> candidates;

@@ -51,6 +51,78 @@ TEST(PreemptionRun, AHigherPriorityPodEvictsALowerOne) {
   EXPECT_NE(jobs_csv(run->runtime()).find(",preempted,0,0,preempted by pod high-0 on node p-0,"), std::string::npos);
 }
 
+TEST(PreemptionRun, AJobWhoseWorkEndsAsAHigherPriorityOneArrivesCompletes) {
+  // low's work ends at 1000 s, the instant high arrives: low completes and high takes its GPU,
+  // nothing is preempted. The arrival used to run first (its event was pushed when low arrived,
+  // before low's end was), evicting low with all its work done; an unrelated job in another
+  // pool, which reordered the pushes, made low complete (audit, stop 47).
+  for (const std::string other_pool_job : {"", R"(, {"name": "z", "arrival": "500s", "duration": "10s",
+      "request": {"gpus": 1, "gpu_product": "T4"}})"}) {
+    const auto run = run_text(R"({"name": "t", "seed": 1, "scheduler": {"queue": "priority", "preemption": true},
+      "cluster": {"node_pools": [
+        {"name": "p", "nodes": 1, "gpu": "A100-80GB", "gpus_per_node": 1, "cpu_milli": 64000, "memory_mib": 262144},
+        {"name": "t", "nodes": 1, "gpu": "T4", "gpus_per_node": 1, "cpu_milli": 8000, "memory_mib": 65536}]},
+      "workload": {"jobs": [
+        {"name": "l", "duration": "1000s", "priority": 1, "request": {"gpus": 1, "gpu_product": "A100-80GB"}},
+        {"name": "h", "arrival": "1000s", "duration": "100s", "priority": 10,
+         "request": {"gpus": 1, "gpu_product": "A100-80GB"}})" +
+                              other_pool_job + "]}}");
+    const JobRecord& low = job_named(*run, "l-0");
+    const JobRecord& high = job_named(*run, "h-0");
+    EXPECT_EQ(low.state, JobState::Completed) << other_pool_job;
+    EXPECT_EQ(low.end, 1000 * kSecond);
+    EXPECT_EQ(high.start, 1000 * kSecond);
+    EXPECT_EQ(high.end, 1100 * kSecond);
+    EXPECT_EQ(run->summary()["metrics"]["jobs"]["preemptions"], 0);
+  }
+}
+
+TEST(PreemptionRun, APodEndingAsAnotherJoinsItsTimeSlicedGpuFreesItsMemoryFirst) {
+  // a (50000 MiB) ends at 100 s, the instant b (40000 MiB) joins the 80 GB GPU: b fits once a
+  // has gone. b used to be OOM-killed (and with oom_blast_radius gpu, a with it, its work done).
+  for (const std::string radius : {"pod", "gpu"}) {
+    const auto run = run_text(testing::shared_scenario(
+        1, 1, R"({"policy": "timeslice", "replicas": 2, "oom_blast_radius": ")" + radius + R"("})",
+        R"({"jobs": [
+        {"name": "a", "duration": "100s", "request": {"gpus": 1, "demand": {"sm": 1.0, "bw": 0.5, "mem_mib": 50000}}},
+        {"name": "b", "arrival": "100s", "duration": "100s",
+         "request": {"gpus": 1, "demand": {"sm": 1.0, "bw": 0.5, "mem_mib": 40000}}}]})"));
+    EXPECT_EQ(job_named(*run, "a-0").state, JobState::Completed) << radius;
+    EXPECT_EQ(job_named(*run, "a-0").end, 100 * kSecond);
+    EXPECT_EQ(job_named(*run, "b-0").state, JobState::Completed) << radius;
+    EXPECT_EQ(job_named(*run, "b-0").end, 200 * kSecond);
+  }
+}
+
+TEST(PreemptionRun, TimeseriesCountsAJobInARestartBackOffAsPending) {
+  // A job that always runs out of memory restarts after 10 s back-offs; at 20 s it waits out
+  // one. timeseries.csv's pending column left it out (0 pending, 0 running) while summary.json
+  // and jobs.csv counted it pending (audit, stop 47).
+  const auto run = run_text(testing::cluster_scenario(1, 1, R"({"jobs": [{"name": "a", "duration": "100s",
+      "restart": {"policy": "OnFailure", "backoff": "10s", "max_backoff": "25s", "max_restarts": 3},
+      "request": {"gpus": 1, "demand": {"sm": 1.0, "bw": 0.5, "mem_mib": 100000}}}]})",
+                                                      R"("until": "20s", )"));
+  EXPECT_EQ(run->summary()["metrics"]["jobs"]["pending_at_end"], 1);
+  const TimeseriesSample& last = run->timeseries().samples().back();
+  EXPECT_EQ(last.time, 20 * kSecond);
+  EXPECT_EQ(last.pending, 1u);
+  EXPECT_EQ(last.counters.running, 0u);
+}
+
+TEST(PreemptionRun, AGangsPendingReasonSaysItDoesNotPreempt) {
+  // Four low-priority pods fill 2 nodes of 2 GPUs; a high-priority gang of 2 two-GPU pods waits.
+  // Its reason had no preemption part at all, as if preemption were off (audit, stop 47).
+  const auto run = run_text(cluster_scenario(2, 2, R"({"jobs": [
+      {"name": "low", "replicas": 4, "duration": "1h", "priority": 0, "request": {"gpus": 1}},
+      {"name": "gang", "arrival": "1s", "pods": 2, "duration": "1h", "priority": 100, "request": {"gpus": 2}}]})",
+                                             R"("until": "10m", "scheduler": {"preemption": true}, )"));
+  const JobRecord& gang = job_named(*run, "gang-0");
+  EXPECT_EQ(gang.state, JobState::Pending);
+  EXPECT_EQ(run->runtime().explain_pending(gang.spec),
+            "0/2 nodes are available: 2 Insufficient nvidia.com/gpu. preemption: not tried: a gang of 2 pods does not "
+            "preempt (DefaultPreemption works pod by pod).");
+}
+
 TEST(PreemptionRun, OffByDefaultAndForEqualPriorities) {
   // Without scheduler.preemption the high-priority job waits (and the summary has no
   // preemption keys); with it, a job of equal priority waits too.

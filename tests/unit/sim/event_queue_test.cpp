@@ -43,6 +43,33 @@ TYPED_TEST(EventQueueTest, EqualTimesComeOutInInsertionOrder) {
   EXPECT_TRUE(std::is_sorted(order.begin(), order.end()));
 }
 
+TYPED_TEST(EventQueueTest, UrgentEventsComeFirstAtTheirTimeThenEachKindInInsertionOrder) {
+  TypeParam queue;
+  Recorder r;
+  // Interleaved pushes at two times: at each, the Urgent ones (odd args) first, then the Normal
+  // ones, each in insertion order.
+  for (std::uint32_t i = 0; i < 8; ++i) {
+    queue.push(i < 4 ? 10 : 20, &r, i, i % 2 == 1 ? EventPriority::Urgent : EventPriority::Normal);
+  }
+  EXPECT_EQ(drain(queue), (std::vector<std::uint64_t>{1, 3, 0, 2, 5, 7, 4, 6}));
+}
+
+TYPED_TEST(EventQueueTest, AnUrgentEventPushedAtTheCurrentTimeOvertakesTheNormalOnesWaiting) {
+  // An event running at t schedules another at t: a Normal one goes behind those waiting at t, an
+  // Urgent one ahead of the waiting Normal ones (and behind Urgent ones pushed before it).
+  TypeParam queue;
+  Recorder r;
+  for (std::uint32_t i = 0; i < 4; ++i) queue.push(7, &r, i);
+  queue.push(9, &r, 9, EventPriority::Urgent);
+  ScheduledEvent event;
+  ASSERT_TRUE(queue.pop(event));
+  EXPECT_EQ(event.arg, 0u);
+  queue.push(7, &r, 10);
+  queue.push(7, &r, 11, EventPriority::Urgent);
+  queue.push(7, &r, 12, EventPriority::Urgent);
+  EXPECT_EQ(drain(queue), (std::vector<std::uint64_t>{11, 12, 1, 2, 3, 10, 9}));
+}
+
 TYPED_TEST(EventQueueTest, PopsInTimeOrderAgainstSortedReference) {
   TypeParam queue;
   Recorder r;
