@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 
+#include "sim/core/checked_conversion.h"
 #include "sim/core/sim_time.h"
 #include "sim/input/did_you_mean.h"
 #include "sim/input/error_text.h"
@@ -325,9 +326,27 @@ class SemanticChecker {
       const Json& job = jobs[i];
       const std::string pointer = pointer_append("/workload/jobs", i);
       claim_name(owner_by_name, job["name"].get<std::string>(), pointer, pointer + "/name");
+      check_end_within_time(pointer, job);
       check_pods(pointer, job);
       check_priority_class(pointer, job);
     }
+  }
+
+  // A job's end, arrival + duration, must be a time: past 2^63 - 1 ns it saturated to kTimeNever
+  // and the job ran for ever, and `sharesim generate` wrote a row the trace reader refuses. The
+  // rule and words are the trace reader's (end_beyond_time_problem, workloads/trace_import.cpp):
+  // a duration of exactly 2^63 - 1 ns is a job that never ends, as a saturated draw writes it.
+  // Explicit jobs are never load-scaled, so the times written are the times run.
+  void check_end_within_time(const std::string& pointer, const Json& job) {
+    if (!job.contains("arrival") || !job.contains("duration")) return;
+    const std::optional<SimTime> arrival = parse_duration(job["arrival"].get<std::string>());
+    const std::optional<SimTime> duration = parse_duration(job["duration"].get<std::string>());
+    if (!arrival || !duration || *duration == kTimeNever || *duration < kTimeNever - *arrival) return;
+    report(pointer + "/duration", "expected a job that ends within " + std::to_string(kMaxTimeSeconds) +
+                                      " s (about 292 years, what int64 nanoseconds hold) from the start of the run, "
+                                      "found one arriving at " +
+                                      describe_value(job["arrival"]) + " and running " +
+                                      describe_value(job["duration"]));
   }
 
   // Could a pod of this job ever be placed, and could all its gang-scheduled pods run at

@@ -563,5 +563,28 @@ TEST(ScenarioErrors, AnUntilAtTheEndOfTimeIsRefused) {
   EXPECT_EQ(load(last).until, kTimeNever - 1);
 }
 
+TEST(ScenarioErrors, AnExplicitJobMustEndWithinSimulatedTime) {
+  // Arriving at 73000 d and running 36500 d, it ended past 2^63 ns: the run left it "running"
+  // for ever, and `generate` wrote a row its own trace reader refuses. Explicit jobs are never
+  // load-scaled (time_scale), so the written times are the ones checked.
+  const auto with_job = [](ordered_json& d, const char* arrival, const char* duration) {
+    d["workload"]["jobs"] = ordered_json::array({{{"name", "a"}, {"arrival", arrival}, {"duration", duration}}});
+  };
+  expect_error(rejection_of([&](ordered_json& d) { with_job(d, "73000d", "36500d"); }), kOrigin,
+               "/workload/jobs/0/duration",
+               "expected a job that ends within 9223372036 s (about 292 years, what int64 nanoseconds hold) from the "
+               "start of the run, found one arriving at \"73000d\" and running \"36500d\"");
+  expect_error(rejection_of([&](ordered_json& d) { with_job(d, "1ns", "9223372036854775806ns"); }), kOrigin,
+               "/workload/jobs/0/duration",
+               "expected a job that ends within 9223372036 s (about 292 years, what int64 nanoseconds hold) from the "
+               "start of the run, found one arriving at \"1ns\" and running \"9223372036854775806ns\"");
+  ordered_json last = valid_document();
+  last.erase("until");
+  with_job(last, "1ns", "9223372036854775805ns");  // ends 1 ns before the end of time
+  EXPECT_NO_THROW(load(last));
+  with_job(last, "73000d", "9223372036854775807ns");  // never ends: as a trace's saturated duration
+  EXPECT_NO_THROW(load(last));
+}
+
 }  // namespace
 }  // namespace sharesim
