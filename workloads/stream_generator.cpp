@@ -17,7 +17,8 @@ bool StreamGenerator::next(JobSpec& out) {
   if (config_.count && emitted_ >= *config_.count) return false;
   SimTime offset = seconds_to_time(config_.arrivals->next_s(arrivals_));
   if (offset < kTimeNever) offset = scale_offset(offset, config_.time_scale);
-  if (offset > kTimeNever - config_.start) return false;
+  // Past the end of representable time (kTimeNever included): never comes (poisson_generator.cpp).
+  if (offset >= kTimeNever - config_.start) return false;
   const SimTime arrival = config_.start + offset;
   if (arrival > config_.until) return false;
   out = config_.job_template;

@@ -76,6 +76,31 @@ TEST(ArrivalScaling, LoadFactorMultipliesAGeneratorsRates) {
             arrivals({{"generators", {poisson_generator(0.1 * 3, 100)}}}));
 }
 
+TEST(ArrivalScaling, ArrivalsPushedPastTheEndOfTimeNeverComeFromAnyStart) {
+  // Gaps of about 1 s times 1e18: beyond the 292 years (9.2e9 s) int64 nanoseconds hold
+  // unless a gap is below 9.2 ns (a chance of 1e-8), so the offsets saturate at kTimeNever.
+  // Such arrivals never come (as those past `until` do), from start 0 as from any other start;
+  // none arrives at kTimeNever ("never").
+  const auto scaled_away = [](nlohmann::json arrival, const std::string& start) {
+    nlohmann::json g = poisson_generator(1, 3, start);
+    g["arrival"] = std::move(arrival);
+    g["time_scale"] = 1e18;
+    return arrivals({{"generators", {g}}});
+  };
+  const nlohmann::json processes[] = {
+      {{"process", "poisson"}, {"rate_per_s", 1}},
+      {{"process", "diurnal"}, {"rate_per_s", 1}, {"amplitude", 0.5}, {"period", "1d"}},
+      {{"process", "mmpp"},
+       {"states", {{{"rate_per_s", 1}, {"mean_stay", "10s"}}, {{"rate_per_s", 2}, {"mean_stay", "10s"}}}}}};
+  for (const nlohmann::json& process : processes) {
+    for (const std::string start : {"0s", "0.000000001s", "10s"}) {
+      EXPECT_EQ(scaled_away(process, start), std::vector<SimTime>{}) << process.dump() << " start " << start;
+    }
+  }
+  // Unscaled, a rate of 1e-15/s puts the first arrival about 3e7 years out: never too.
+  EXPECT_EQ(arrivals({{"generators", {poisson_generator(1e-15, 3)}}}), std::vector<SimTime>{});
+}
+
 TEST(ArrivalScaling, TraceOffsetsFromTheFirstArrivalAreScaledExactly) {
   // An openb pod list whose first pod is created at 1000 s.
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "sharesim-arrival-scaling-test";

@@ -124,6 +124,17 @@ TEST(ServiceGenerator, UntilBoundsTheServicesLikeAnyGenerator) {
   for (const Drawn& d : drawn) EXPECT_LE(d.arrival, 1000 * kSecond);
 }
 
+TEST(ServiceGenerator, ServicesPushedPastTheEndOfTimeNeverCome) {
+  // rate 0.01/s: a first gap of about 100 s, times 1e18 far beyond the 292 years int64
+  // nanoseconds hold; such a service never comes, from start 0 as from any other.
+  for (const std::string start : {"0s", "5s"}) {
+    nlohmann::json far = inference_generator(3, 2);
+    far["time_scale"] = 1e18;
+    far["start"] = start;
+    EXPECT_EQ(services({{"generators", {far}}}).size(), 0u) << "start " << start;
+  }
+}
+
 TEST(ServiceGenerator, BadKeysAreLocatedErrors) {
   const auto error = [](const nlohmann::json& generator, const nlohmann::json& jobs = nlohmann::json::array()) {
     return input_error_of([&] { BuiltWorkload w(nlohmann::json{{"generators", {generator}}, {"jobs", jobs}}); });
