@@ -5,7 +5,9 @@
 #include <cmath>
 #include <numbers>
 
+#include "sim/core/checked_conversion.h"
 #include "tests/unit/workloads/workload_test_helpers.h"
+#include "workloads/diurnal_generator.h"
 
 namespace sharesim::testing {
 namespace {
@@ -51,6 +53,26 @@ TEST(DiurnalGenerator, MeanRateAndShareOfArrivalsNearThePeak) {
   const double p = 0.5 + amplitude / std::numbers::pi;
   const double share = static_cast<double>(near_peak) / static_cast<double>(in_whole);
   EXPECT_NEAR(share, p, 4 * std::sqrt(p * (1 - p) / static_cast<double>(in_whole)));
+}
+
+TEST(DiurnalGenerator, ExtremeRatesAndPeriodsNeverStallTheThinning) {
+  // A rate whose mean gap overflows a double: the first candidate lies at infinity, where the
+  // rate's cosine is NaN and no candidate was ever kept (the thinning looped forever). Such
+  // an arrival is past the end of time and never comes.
+  DiurnalArrivals tiny(1e-310, 0.5, 86400, 0, 0);
+  RandomStream rng(1, "t");
+  EXPECT_GT(tiny.next_s(rng), static_cast<double>(kMaxTimeSeconds));
+  BuiltWorkload never(nlohmann::json{
+      {"generators", {generator({{"process", "diurnal"}, {"rate_per_s", 1e-310}, {"amplitude", 0.5}}, 3)}}});
+  EXPECT_TRUE(never.drain().empty());
+  // A period of 1 ns, far below what a double resolves of the phase: arrivals still come, at
+  // about the mean rate (each candidate is kept with probability about 1 / (1 + amplitude)).
+  BuiltWorkload fast(nlohmann::json{
+      {"generators",
+       {generator({{"process", "diurnal"}, {"rate_per_s", 1}, {"amplitude", 1}, {"period", "1ns"}}, 2000)}}});
+  const std::vector<double> t = arrival_seconds(fast);
+  ASSERT_EQ(t.size(), 2000u);
+  EXPECT_NEAR(2000 / t.back(), 1.0, 4 / std::sqrt(2000.0));
 }
 
 TEST(MmppGenerator, MeanRateIsTheTimeWeightedRateAndCountsAreOverdispersed) {
