@@ -22,6 +22,29 @@ std::string range_phrase(const PerDeviceResourceRule& r) {
   return text + " from " + std::to_string(r.min) + " to " + std::to_string(r.max);
 }
 
+// Kubernetes' API validation of a pod's tolerations (validateTolerations in
+// pkg/apis/core/validation/validation.go): an empty key needs operator Exists ("match all
+// values and all keys"), and Exists takes no value. The API server refuses a pod that breaks
+// either rule; read as given, the first would tolerate every taint of that value whatever its
+// key, and the second would drop the value without a word.
+void check_toleration(const Toleration& toleration, const nlohmann::json& given, const std::string& file,
+                      const std::string& pointer) {
+  if (toleration.key.empty() && toleration.op != "Exists") {
+    const bool has_operator = given.contains("operator");
+    throw InputError(file, has_operator ? pointer + "/operator" : pointer,
+                     std::string("expected ") + (has_operator ? "" : "\"operator\": ") +
+                         "\"Exists\" when \"key\" is empty (Kubernetes: operator must be Exists when key is empty, "
+                         "which means \"match all values and all keys\"), found " +
+                         (has_operator ? quote(toleration.op) : "no \"operator\" (Equal by default)"));
+  }
+  if (toleration.op == "Exists" && !toleration.value.empty()) {
+    throw InputError(file, pointer + "/value",
+                     "expected no \"value\" with \"operator\": \"Exists\" (Kubernetes: value must be empty when "
+                     "operator is Exists), found " +
+                         quote(toleration.value));
+  }
+}
+
 }  // namespace
 
 std::string WorkloadContext::per_device_names() const {
@@ -180,9 +203,13 @@ std::uint32_t WorkloadContext::shape_from_request(const nlohmann::json& request,
       shape.node_selector.emplace_back(label.key(), label.value().get<std::string>());  // the schema sorts keys
   }
   if (request.contains("tolerations")) {
-    for (const nlohmann::json& toleration : request["tolerations"]) {
-      shape.tolerations.push_back({toleration.value("key", ""), toleration.value("operator", "Equal"),
-                                   toleration.value("value", ""), toleration.value("effect", "")});
+    const nlohmann::json& tolerations = request["tolerations"];
+    for (std::size_t i = 0; i < tolerations.size(); ++i) {
+      const nlohmann::json& toleration = tolerations[i];
+      Toleration read{toleration.value("key", ""), toleration.value("operator", "Equal"), toleration.value("value", ""),
+                      toleration.value("effect", "")};
+      check_toleration(read, toleration, scenario_file, pointer_append(pointer + "/tolerations", i));
+      shape.tolerations.push_back(std::move(read));
     }
   }
   if (request.contains("profile")) {

@@ -90,5 +90,35 @@ TEST(WorkloadSchema, RejectsWithOneLine) {
             std::string::npos);
 }
 
+// Tolerations Kubernetes' API validation refuses (ValidateTolerations in
+// pkg/apis/core/validation/validation.go) are located errors, not tolerations that match
+// something else: an empty key with operator Equal, and a value with operator Exists.
+TEST(Tolerations, ThoseKubernetesRejectsAreLocatedErrors) {
+  const auto error = [](const nlohmann::json& tolerations) {
+    return input_error_of([&] {
+      BuiltWorkload w(nlohmann::json{
+          {"jobs", {{{"name", "j"}, {"duration", "10s"}, {"request", {{"gpus", 1}, {"tolerations", tolerations}}}}}}});
+    });
+  };
+  const std::string at = "scenario.json: /workload/jobs/0/request/tolerations/";
+  EXPECT_EQ(error(nlohmann::json::parse(R"([{"key": "a", "value": "x"}, {"operator": "Equal", "value": "research"}])")),
+            at + "1/operator: expected \"Exists\" when \"key\" is empty (Kubernetes: operator must be Exists when "
+                 "key is empty, which means \"match all values and all keys\"), found \"Equal\"");
+  EXPECT_EQ(error(nlohmann::json::parse(R"([{"value": "research"}])")),
+            at + "0: expected \"operator\": \"Exists\" when \"key\" is empty (Kubernetes: operator must be "
+                 "Exists when key is empty, which means \"match all values and all keys\"), found no \"operator\" "
+                 "(Equal by default)");
+  EXPECT_EQ(
+      error(nlohmann::json::parse(R"([{"key": "a", "operator": "Exists", "value": "x"}])")),
+      at +
+          "0/value: expected no \"value\" with \"operator\": \"Exists\" (Kubernetes: value must be empty when operator "
+          "is Exists), found \"x\"");
+  // What Kubernetes accepts: Exists without a key (every taint), with an empty value too.
+  EXPECT_EQ(error(nlohmann::json::parse(
+                R"([{"operator": "Exists"}, {"key": "", "operator": "Exists", "value": ""}, {"key": "a"},
+                    {"key": "a", "operator": "Exists", "effect": "NoSchedule"}])")),
+            "");
+}
+
 }  // namespace
 }  // namespace sharesim::testing
