@@ -25,6 +25,10 @@ class PlacementPolicy {
                                               const std::function<bool(std::uint32_t node)>& feasible) = 0;
   // Called after a node's allocation changed.
   virtual void node_changed(std::uint32_t node) = 0;
+  // A pod choose() gave `node` did not start after all: a later pod of its gang found no node
+  // (Scheduler::try_place). A policy that learns from the pods it places (fgd's target
+  // workload) forgets this one, so only pods that start count.
+  virtual void withdrawn(const PodShape& /*pod*/, std::uint32_t /*node*/) {}
   // The most free units of `resource` on any one node (a quick "nothing can fit" test).
   virtual std::int64_t max_free_units(ResourceId resource) = 0;
 };

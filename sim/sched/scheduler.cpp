@@ -465,6 +465,9 @@ bool Scheduler::try_place(std::uint32_t task, const JobSpec& job, std::vector<Po
   int rack = -1;
   for (std::uint32_t p = 0; p < job.pods; ++p) {
     if (!place_pod(shape, rack, nominated_node, pods, devices)) {
+      // The gang does not start: the plugin forgets the pods it chose nodes for (fgd counted
+      // each, and each retry of the gang would count them again: audit fgd2.json).
+      for (std::size_t i = pods_start; i < pods.size(); ++i) placement_->withdrawn(shape, pods[i].node);
       release_held();
       pods.resize(pods_start);
       devices.resize(devices_start);

@@ -108,6 +108,14 @@ GpuClassCensus GpuShareScorer::census(const Node& node, const PodShape& pod, Gpu
   return result;
 }
 
+void GpuShareScorer::begin(const PodShape& pod) { count_shape(pod, 1); }
+
+void GpuShareScorer::end(const PodShape& pod, std::optional<std::uint32_t> node) {
+  if (!node) count_shape(pod, -1);
+}
+
+void GpuShareScorer::withdraw(const PodShape& pod, std::uint32_t /*node*/) { count_shape(pod, -1); }
+
 void GpuShareScorer::count_shape(const PodShape& pod, int delta) {
   if (formula_ != GpuShareFormula::kFgd || delta == 0) return;
   const std::int64_t capacity = typical_capacity(pod.gpu_resource);

@@ -7,10 +7,12 @@
 // units of the pod's GPU resource / its capacity of that resource (an exclusive GPU is 1000 or
 // 0; a GPU advertising 4 time-slicing replicas with 1 taken has 750). A pod asking u units of a
 // resource of capacity c per GPU is a sharing pod of 1000 x u / c milli when u < c, else
-// ceil(u / c) whole GPUs. fgd's target workload is the pod shapes placed so far, weighted by
-// their counts (the current pod's shape included), since a scenario has no fixed pod list.
+// ceil(u / c) whole GPUs. fgd's target workload is the shapes of the pods placed that started,
+// weighted by their counts (the current pod's shape included), since a scenario has no fixed
+// pod list: a gang that does not start leaves none of its pods counted (begin, end, withdraw).
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string_view>
 #include <tuple>
 #include <vector>
@@ -38,11 +40,16 @@ class GpuShareScorer {
   // The formula's score of the node for the pod; best-fit's is the raw score (before the
   // min-max normalisation over the feasible nodes, normalize_min_max).
   std::int64_t score(const Node& node, const PodShape& pod);
-  // FGD's target workload: +1 for the pod about to be placed, -1 when it found no node (0 does
-  // nothing: a placed pod stays counted). No-op for the other formulas.
-  void count_shape(const PodShape& pod, int delta);
+  // FGD's target workload (no-op for the other formulas). begin(): the pod about to be scored
+  // counts while it is. end(): it stays counted when it was placed on `node`, else it leaves.
+  // withdraw(): a pod end() kept leaves, since it did not start (its gang failed), so only pods
+  // that start count; a gang's earlier pods count while its later ones are scored.
+  void begin(const PodShape& pod);
+  void end(const PodShape& pod, std::optional<std::uint32_t> node);
+  void withdraw(const PodShape& pod, std::uint32_t node);
 
  private:
+  void count_shape(const PodShape& pod, int delta);
   static PlacementPodRequest request_of(const PodShape& pod, std::int64_t capacity);
   GpuClassCensus census(const Node& node, const PodShape& pod, GpuClassing classing) const;
   std::int64_t typical_capacity(ResourceId resource) const;

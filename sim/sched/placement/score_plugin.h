@@ -4,6 +4,7 @@
 // [0, MaxNodeScore = 100] (pkg/scheduler/framework/interface.go, ScorePlugin and ScoreExtensions).
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -16,9 +17,12 @@ namespace sharesim {
 class ScorePlugin {
  public:
   virtual ~ScorePlugin() = default;
-  // Called once per pod before its nodes are scored, and after, with whether it was placed.
+  // Called once per pod before its nodes are scored, and after, with the node it was placed on
+  // (none when it found no node); withdrawn() when a pod end() saw placed did not start after
+  // all (its gang failed: PlacementPolicy::withdrawn).
   virtual void begin(const PodShape&) {}
-  virtual void end(const PodShape&, bool /*placed*/) {}
+  virtual void end(const PodShape&, std::optional<std::uint32_t> /*node*/) {}
+  virtual void withdrawn(const PodShape&, std::uint32_t /*node*/) {}
   // The plugin's score of one feasible node.
   virtual std::int64_t score(const Node& node, const PodShape& pod) = 0;
   // NormalizeScore over the feasible nodes' scores, in place; most plugins need none.

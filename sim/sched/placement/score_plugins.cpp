@@ -80,10 +80,9 @@ class GpuShareScorePlugin final : public ScorePlugin {
  public:
   GpuShareScorePlugin(const Cluster& cluster, GpuShareFormula formula) : scorer_(cluster, formula) {}
 
-  void begin(const PodShape& pod) override { scorer_.count_shape(pod, 1); }
-  void end(const PodShape& pod, bool placed) override {
-    if (!placed) scorer_.count_shape(pod, -1);
-  }
+  void begin(const PodShape& pod) override { scorer_.begin(pod); }
+  void end(const PodShape& pod, std::optional<std::uint32_t> node) override { scorer_.end(pod, node); }
+  void withdrawn(const PodShape& pod, std::uint32_t node) override { scorer_.withdraw(pod, node); }
   std::int64_t score(const Node& node, const PodShape& pod) override { return scorer_.score(node, pod); }
   void normalize(std::span<std::int64_t> scores) const override {
     if (scorer_.formula() == GpuShareFormula::kBestFit) normalize_min_max(scores);

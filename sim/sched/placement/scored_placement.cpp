@@ -1,6 +1,7 @@
 #include "sim/sched/placement/scored_placement.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "sim/sched/placement/gpu_share_scorer.h"
@@ -16,17 +17,22 @@ class ScoredPlacement final : public PlacementPolicy {
 
   std::optional<std::uint32_t> choose(const PodShape& pod,
                                       const std::function<bool(std::uint32_t)>& feasible) override {
-    scorer_.count_shape(pod, 1);
+    scorer_.begin(pod);
     order_.clear();
     for (const Node& node : cluster_.nodes()) order_.emplace_back(-scorer_.score(node, pod), node.index);
     std::sort(order_.begin(), order_.end());
+    std::optional<std::uint32_t> chosen;
     for (const auto& [negative_score, node] : order_) {
-      if (feasible(node)) return node;  // the placed pod stays counted
+      if (feasible(node)) {
+        chosen = node;
+        break;
+      }
     }
-    scorer_.count_shape(pod, -1);
-    return std::nullopt;
+    scorer_.end(pod, chosen);
+    return chosen;
   }
   void node_changed(std::uint32_t) override {}
+  void withdrawn(const PodShape& pod, std::uint32_t node) override { scorer_.withdraw(pod, node); }
   std::int64_t max_free_units(ResourceId resource) override {
     return max_free_units_of_any_node(cluster_, resource);
   }

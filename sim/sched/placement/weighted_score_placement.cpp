@@ -46,10 +46,13 @@ class WeightedScorePlacement final : public PlacementPolicy {
       }
       chosen = feasible_[best];
     }
-    for (Plugin& plugin : plugins_) plugin.plugin->end(pod, chosen.has_value());
+    for (Plugin& plugin : plugins_) plugin.plugin->end(pod, chosen);
     return chosen;
   }
   void node_changed(std::uint32_t) override {}
+  void withdrawn(const PodShape& pod, std::uint32_t node) override {
+    for (Plugin& plugin : plugins_) plugin.plugin->withdrawn(pod, node);
+  }
   std::int64_t max_free_units(ResourceId resource) override {
     return max_free_units_of_any_node(cluster_, resource);
   }

@@ -2,8 +2,10 @@
 // executor in place of the runtime.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -175,6 +177,89 @@ TEST(Scheduler, GangOfTwoOnOneGpuIsTwoResidentsAndReleasesWhole) {
   EXPECT_EQ(cluster.gpu(0).residents.size(), 1u);
   EXPECT_EQ(cluster.gpu(0).free_units(0), 1);
   EXPECT_EQ(cluster.node(0).cpu_allocated, 1000);
+}
+
+// One node per pool, pool i labelled pool=<name>; each GPU a StubSharing of `units` units that
+// admits as many pods (a GPU of 1 unit is exclusive).
+struct StubPool {
+  std::string name;
+  std::int64_t gpus = 1;
+  std::int64_t units = 1;
+};
+Cluster make_stub_pools(const std::vector<StubPool>& pools) {
+  std::vector<NodePoolSpec> specs;
+  for (std::size_t i = 0; i < pools.size(); ++i) {
+    NodePoolSpec spec;
+    spec.name = pools[i].name;
+    spec.nodes = 1;
+    spec.gpu = "A100-80GB";
+    spec.gpus_per_node = pools[i].gpus;
+    spec.cpu_milli = 64'000;
+    spec.memory_mib = 512 * 1024;
+    spec.labels = {{"pool", pools[i].name}};
+    spec.topology = "pcie";
+    spec.sharing = nlohmann::json{{"policy", "stub"}, {"units", pools[i].units}};
+    spec.pointer = "/cluster/node_pools/" + std::to_string(i);
+    specs.push_back(std::move(spec));
+  }
+  const SharingFactory factory = [](const NodePoolSpec& pool, const GpuModel&, ResourceNames& names) {
+    const auto units = pool.sharing.at("units").get<std::int64_t>();
+    return std::make_unique<test::StubSharing>(names.intern(kNvidiaGpu), units, static_cast<std::size_t>(units));
+  };
+  return Cluster(specs, GpuCatalog::builtin(), factory, "stub.json");
+}
+
+PodShape stub_shape_on(std::int64_t gpu_units, const std::string& pool) {
+  PodShape shape = stub_shape(gpu_units);
+  if (!pool.empty()) shape.node_selector = {{"pool", pool}};
+  return shape;
+}
+
+// fgd's target workload is the shapes of the pods that started (docs/placement.md): a gang that
+// could not place all its pods leaves none of them behind, however often it is retried. x-0 (4
+// GPUs), y-0 (2), z-0 (4, one held by l); the gang g (2 pods x 4 GPUs) never fits whole. Without
+// g the workload at t is {1 GPU: 2} (l, t) and every node's fragmentation stays 0: t goes to x-0,
+// the lowest index. A 4-GPU class left behind by g's first pod would make x-0 the worst node (t
+// there leaves 3 GPUs no 4-GPU pod can use: +3000 milli of its fragment) and y-0 and z-0 the best
+// (t there uses a GPU no 4-GPU pod could: -1000 each), so t went to y-0 (audit fgd1.json). Both
+// fgd placement and the FGDScore plugin.
+void expect_failed_gang_leaves_no_shape(const SchedulerSpec& spec) {
+  for (const int retries : {0, 1, 3}) {
+    SCOPED_TRACE("retries " + std::to_string(retries));
+    Cluster cluster = make_stub_pools({{"x", 4, 1}, {"y", 2, 1}, {"z", 4, 1}});
+    ShapeTable shapes;
+    const std::uint32_t on_z = shapes.intern(stub_shape_on(1, "z"));
+    const std::uint32_t four = shapes.intern(stub_shape(4));
+    const std::uint32_t one = shapes.intern(stub_shape(1));
+    Scheduler scheduler(cluster, shapes, spec, "stub.json");
+    RecordingExecutor executor{scheduler};
+    const std::uint32_t l = executor.add(on_z);
+    scheduler.arrive(l, executor);
+    const std::uint32_t g = executor.add(four);
+    executor.specs[g].pods = 2;
+    scheduler.arrive(g, executor);
+    for (int r = 0; r < retries; ++r) scheduler.schedule_pending(executor);
+    ASSERT_EQ(std::count(executor.start_calls.begin(), executor.start_calls.end(), g), 1 + retries);
+    const std::uint32_t t = executor.add(one);
+    scheduler.arrive(t, executor);
+    ASSERT_EQ(executor.started, (std::vector<std::uint32_t>{l, t}));
+    EXPECT_EQ(cluster.node(executor.pods[executor.first_pod[l]].node).name, "z-0");
+    EXPECT_EQ(cluster.node(executor.pods[executor.first_pod[t]].node).name, "x-0");
+  }
+}
+
+TEST(Scheduler, FgdCountsNoPodOfAGangThatFailedToPlace) {
+  SchedulerSpec spec;
+  spec.placement = "fgd";
+  expect_failed_gang_leaves_no_shape(spec);
+}
+
+TEST(Scheduler, FgdScorePluginCountsNoPodOfAGangThatFailedToPlace) {
+  SchedulerSpec spec;
+  ScorePluginSpec plugin;
+  plugin.name = "FGDScore";
+  spec.score_plugins.push_back(plugin);
+  expect_failed_gang_leaves_no_shape(spec);
 }
 
 // Placement scans a node's GPUs and a job's start and end each read a GPU of thousands: the
