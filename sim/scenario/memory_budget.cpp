@@ -1,5 +1,6 @@
 #include "sim/scenario/memory_budget.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -17,6 +18,28 @@ double seconds_at(const Json& object, const char* key, double fallback) {
   if (!object.contains(key)) return fallback;
   const std::optional<SimTime> value = parse_duration(object[key].get<std::string>());
   return value ? time_to_seconds(*value) : fallback;
+}
+
+// A duration in nanoseconds (a double: an estimate's arithmetic), or `fallback` when absent.
+double nanoseconds_at(const Json& object, const char* key, double fallback) {
+  if (!object.contains(key)) return fallback;
+  const std::optional<SimTime> value = parse_duration(object[key].get<std::string>());
+  return value ? static_cast<double>(*value) : fallback;
+}
+
+// The mean arrival rate per second an arrival object gives: Poisson's and diurnal's rate_per_s
+// (diurnal's over whole periods), an MMPP's state rates weighted by their mean stays; 0 when
+// there is none to read.
+double mean_rate_per_s(const Json& arrival) {
+  if (arrival.contains("rate_per_s")) return arrival["rate_per_s"].get<double>();
+  if (!arrival.contains("states")) return 0;
+  double stay_ns = 0, arrivals = 0;
+  for (const Json& state : arrival["states"]) {
+    const double stay = nanoseconds_at(state, "mean_stay", 0);
+    stay_ns += stay;
+    arrivals += state.value("rate_per_s", 0.0) * stay;
+  }
+  return stay_ns > 0 ? arrivals / stay_ns : 0;
 }
 
 std::string gib_text(double bytes) {
@@ -71,11 +94,26 @@ MemoryEstimate estimate_memory(const Json& document) {
   const auto rate_factor = [](const Json& object) {
     return object.value("load_factor", 1.0) / object.value("time_scale", 1.0);
   };
+  // Without `until`, the time-series samples run to the end of the run, which the document
+  // bounds only from below: the latest arrival a generator is expected to make and the latest
+  // end of an explicit job run alone (docs/reliability.md "Memory budget" says what is not
+  // counted: waiting, sharing slowdowns, generated jobs' run times, traces).
+  double horizon_ns = 0;
   if (workload.contains("generators")) {
     const Json& generators = workload["generators"];
     for (std::size_t i = 0; i < generators.size(); ++i) {
       const Json& generator = generators[i];
       const std::string pointer = pointer_append("/workload/generators", i);
+      // Its last arrival: at its `until`, or sooner, when `count` arrivals at the mean rate
+      // (load scaling applied) are expected to come first.
+      const double start_ns = nanoseconds_at(generator, "start", 0);
+      double last_arrival_ns = nanoseconds_at(generator, "until", -1);
+      const double rate_per_s = mean_rate_per_s(generator["arrival"]) * rate_factor(workload) * rate_factor(generator);
+      if (generator.contains("count") && rate_per_s > 0) {
+        const double counted_ns = start_ns + generator["count"].get<double>() / rate_per_s * 1e9;
+        last_arrival_ns = last_arrival_ns < 0 ? counted_ns : std::min(last_arrival_ns, counted_ns);
+      }
+      horizon_ns = std::max(horizon_ns, last_arrival_ns);
       // Service and notebook generators make `replicas` jobs per service.
       const double replicas = generator.value("replicas", 1.0);
       double jobs = 0;
@@ -100,6 +138,12 @@ MemoryEstimate estimate_memory(const Json& document) {
   if (workload.contains("jobs")) {
     const Json& jobs = workload["jobs"];
     for (std::size_t i = 0; i < jobs.size(); ++i) {
+      // Its end run alone: arrival + its duration (training, batch), lifetime (a service) or
+      // session (a notebook).
+      double length_ns = 0;
+      for (const char* key : {"duration", "lifetime", "session"})
+        length_ns = std::max(length_ns, nanoseconds_at(jobs[i], key, 0));
+      horizon_ns = std::max(horizon_ns, nanoseconds_at(jobs[i], "arrival", 0) + length_ns);
       const double replicas = jobs[i].contains("replicas") ? jobs[i]["replicas"].get<double>() : 1;
       estimate.jobs += replicas;
       consider(replicas * per_job,
@@ -107,10 +151,12 @@ MemoryEstimate estimate_memory(const Json& document) {
       add_pods(replicas, pods_per_job(jobs[i]), pointer_append("/workload/jobs", i) + "/pods");
     }
   }
-  if (document.contains("output") && until_s > 0) {
-    const double interval_s = seconds_at(document["output"], "timeseries_interval", -1);
-    if (interval_s > 0) {
-      estimate.samples = std::floor(until_s / interval_s) + 1;
+  // Samples at 0, P, 2P, ... up to `until`, or without it up to the horizon above.
+  if (document.contains("until")) horizon_ns = nanoseconds_at(document, "until", 0);
+  if (document.contains("output") && horizon_ns > 0) {
+    const double interval_ns = nanoseconds_at(document["output"], "timeseries_interval", -1);
+    if (interval_ns > 0) {
+      estimate.samples = std::floor(horizon_ns / interval_ns) + 1;
       consider(estimate.samples * kBytesPerSample, "/output/timeseries_interval");
     }
   }

@@ -25,7 +25,8 @@ struct MemoryEstimate {
   double gpus = 0;
   double jobs = 0;     // jobs the generators and the job list submit; traces are not counted
   double pods = 0;     // their pods (a gang's pods each cost memory: kBytesPerExtraPod)
-  double samples = 0;  // time-series samples, when `until` and `timeseries_interval` bound them
+  double samples = 0;  // time-series samples at `timeseries_interval` up to `until`, or without it
+                       // up to the latest generator arrival or explicit job end expected
   double bytes = 0;
   std::string largest_pointer;  // the key that drives the largest part, for the error message
 };

@@ -10,6 +10,7 @@
 #include "sim/cluster/gpu_catalog.h"
 #include "sim/input/input_error.h"
 #include "sim/input/json_reader.h"
+#include "sim/scenario/memory_budget.h"
 #include "sim/scenario/scenario.h"
 
 namespace sharesim {
@@ -584,6 +585,44 @@ TEST(ScenarioErrors, AnExplicitJobMustEndWithinSimulatedTime) {
   EXPECT_NO_THROW(load(last));
   with_job(last, "73000d", "9223372036854775807ns");  // never ends: as a trace's saturated duration
   EXPECT_NO_THROW(load(last));
+}
+
+TEST(MemoryBudget, TimeSeriesSamplesCountWithoutUntil) {
+  // One 1000 s job sampled every 1 ns: 1e12 samples, 60 TB. Without `until` the samples were not
+  // counted: validate said valid and the run ran out of memory without naming a file or a key.
+  ordered_json d = valid_document();
+  d.erase("until");
+  d["workload"] = ordered_json::parse(R"({"jobs": [{"name": "a", "arrival": "0s", "duration": "1000s"}]})");
+  d["output"]["timeseries_interval"] = "1ns";
+  const MemoryEstimate one_job = estimate_memory(d);
+  EXPECT_EQ(one_job.samples, 1e12 + 1);
+  EXPECT_EQ(one_job.largest_pointer, "/output/timeseries_interval");
+  const InputError error = rejection_of_text(d.dump(2));
+  EXPECT_EQ(error.where(), "/output/timeseries_interval");
+  EXPECT_EQ(error.problem().substr(0, 56), "this scenario needs about 5.96e+04 GiB of memory (16 GPU");
+  // The latest end of an explicit job bounds it: arrival + duration, or + lifetime.
+  d["output"]["timeseries_interval"] = "1s";
+  d["workload"]["jobs"].push_back(ordered_json::parse(R"({"name": "b", "arrival": "500s", "duration": "2000s"})"));
+  EXPECT_EQ(estimate_memory(d).samples, 2501);
+  d["workload"]["jobs"].push_back(ordered_json::parse(
+      R"({"name": "s", "kind": "inference", "arrival": "100s", "lifetime": "1h",
+          "requests": {"arrival": {"process": "poisson", "rate_per_s": 1}, "work": {"dist": "constant", "mean_s": 0.01}}})"));
+  EXPECT_EQ(estimate_memory(d).samples, 3701);
+  // A generator: its until, or with a count and a mean rate, the expected time of its last
+  // arrival (start + count / rate, load scaling applied).
+  d["workload"]["generators"] = valid_document()["workload"]["generators"];  // 1000 jobs at 0.01/s
+  EXPECT_EQ(estimate_memory(d).samples, 100'001);
+  d["workload"]["time_scale"] = 2;
+  EXPECT_EQ(estimate_memory(d).samples, 200'001);
+  d["workload"]["generators"][0]["until"] = "50000s";
+  EXPECT_EQ(estimate_memory(d).samples, 50'001);
+  // With `until`, it alone bounds the samples.
+  d["until"] = "10s";
+  EXPECT_EQ(estimate_memory(d).samples, 11);
+  // A trace's length is not known before reading it: a trace alone bounds nothing.
+  d.erase("until");
+  d["workload"] = ordered_json::parse(R"({"trace": {"path": "jobs.csv"}})");
+  EXPECT_EQ(estimate_memory(d).samples, 0);
 }
 
 }  // namespace
