@@ -4,7 +4,9 @@
 #include <stdexcept>
 
 #include "sim/core/assert.h"
+#include "sim/input/error_text.h"
 #include "sim/input/input_error.h"
+#include "sim/input/json_pointer.h"
 
 namespace sharesim {
 
@@ -68,8 +70,8 @@ Cluster::Cluster(const std::vector<NodePoolSpec>& pools, const GpuCatalog& catal
       node.gpu_count = pool.gpus_per_node;
       node.cpu_milli = spec.cpu_milli;
       node.memory_mib = spec.memory_mib;
-      node.labels = spec.labels;
-      // Labels GPU feature discovery sets (NVIDIA gpu-feature-discovery README).
+      // Labels GPU feature discovery sets (NVIDIA gpu-feature-discovery README), and the
+      // kubelet's hostname; the policy adds its own (add_feature_labels, below).
       if (pool.gpus_per_node > 0) {
         node.labels["nvidia.com/gpu.product"] = model->product;
         node.labels["nvidia.com/gpu.count"] = std::to_string(pool.gpus_per_node);
@@ -89,6 +91,8 @@ Cluster::Cluster(const std::vector<NodePoolSpec>& pools, const GpuCatalog& catal
         gpus_.push_back(std::move(gpu));
       }
       if (pool.gpus_per_node > 0) gpus_[node.first_gpu].sharing->add_feature_labels(node.labels, pool.gpus_per_node);
+      if (n == 0) refuse_labels_set_by_cluster(spec, node, scenario_file);
+      node.labels.insert(spec.labels.begin(), spec.labels.end());  // the pool's own, beside the cluster's
       rack_of_node.push_back(rack_base + n / per_rack);
       nodes_.push_back(std::move(node));
     }
@@ -109,6 +113,24 @@ Cluster::Cluster(const std::vector<NodePoolSpec>& pools, const GpuCatalog& catal
     node.resource_allocated = {node_allocated_.data() + node_entry(node.index, 0), resources_per_node_};
   }
   network_ = std::make_unique<NetworkTopology>(rack_of_node);
+}
+
+// A pool label on a key the cluster sets itself would be overwritten on every node (a
+// hostname "gpu-box" vanished and a node selector on it matched nothing): on a real node the
+// kubelet sets kubernetes.io/hostname and GPU feature discovery its nvidia.com/gpu.* labels,
+// whatever else labelled the node. `node`, the pool's first, holds the cluster's labels only;
+// the keys they have are those of every node of the pool.
+void Cluster::refuse_labels_set_by_cluster(const NodePoolSpec& spec, const Node& node,
+                                           const std::string& scenario_file) {
+  for (const auto& [key, value] : spec.labels) {
+    const auto set = node.labels.find(key);
+    if (set == node.labels.end()) continue;
+    throw InputError(scenario_file, pointer_append(spec.pointer + "/labels", key),
+                     "expected a label the cluster does not set itself, found " + quote(key) +
+                         " (the cluster gives node " + quote(node.name) + " " + quote(set->second) +
+                         ", as the kubelet sets kubernetes.io/hostname and GPU feature discovery nvidia.com/gpu.*; "
+                         "docs/kubernetes.md \"Node labels\")");
+  }
 }
 
 void Cluster::set_advertised(Gpu& gpu) {

@@ -177,6 +177,10 @@ class Cluster {
  private:
   // Fills gpu.resources from what its policy advertises.
   static void set_advertised(Gpu& gpu);
+  // Throws InputError at /cluster/node_pools/N/labels/KEY for a pool label whose key the
+  // cluster or the pool's policy set on `node` (the pool's first, before its own labels).
+  static void refuse_labels_set_by_cluster(const NodePoolSpec& spec, const Node& node,
+                                           const std::string& scenario_file);
 
   std::vector<NodePool> pools_;
   std::vector<std::unique_ptr<GpuSharing>> policies_;  // what the GPUs' `sharing` point to

@@ -8,6 +8,7 @@
 #include "sim/cluster/network_topology.h"
 #include "sim/cluster/node_topology.h"
 #include "sim/core/random_stream.h"
+#include "sim/input/input_error.h"
 #include "sim/sched/free_units_index.h"
 #include "sim/sched/job.h"  // PodShape, which stub_sharing.h uses
 #include "stub_sharing.h"
@@ -110,6 +111,53 @@ TEST(NetworkTopology, NodesPerRackAtOrAboveThePoolsNodesIsOneRack) {
   const Cluster split = stub_cluster({stub_pool("p", 4, 3, 0)});
   EXPECT_EQ(split.network().rack_count(), 2u);
   EXPECT_EQ(split.network().rack(3), 1u);
+}
+
+// A pool label on a key the cluster sets itself (the kubelet's kubernetes.io/hostname, GPU
+// feature discovery's nvidia.com/gpu.*) was overwritten without a word: "gpu-box" vanished from
+// describe-nodes and a node selector on it matched no node. It is refused at the label.
+TEST(ClusterLabels, APoolLabelTheClusterSetsIsRefusedAtTheLabel) {
+  const auto rejection = [](const std::string& key) {
+    NodePoolSpec pool = stub_pool("a", 2, 0, 0);
+    pool.labels = {{"zone", "b"}, {key, "gpu-box"}};
+    try {
+      stub_cluster({pool});
+    } catch (const InputError& error) {
+      return error;
+    }
+    ADD_FAILURE() << "expected an InputError for label " << key;
+    return InputError("", "", "");
+  };
+  const std::string product = GpuCatalog::builtin().find("A100-80GB")->product;
+  const struct {
+    const char* key;
+    const char* pointer;
+    std::string value;
+  } cases[] = {{"kubernetes.io/hostname", "/cluster/node_pools/0/labels/kubernetes.io~1hostname", "a-0"},
+               {"nvidia.com/gpu.product", "/cluster/node_pools/0/labels/nvidia.com~1gpu.product", product},
+               {"nvidia.com/gpu.sharing-strategy", "/cluster/node_pools/0/labels/nvidia.com~1gpu.sharing-strategy",
+                "none"}};  // set by the policy (GpuSharing::add_feature_labels)
+  for (const auto& c : cases) {
+    const InputError error = rejection(c.key);
+    EXPECT_EQ(error.file(), "s.json");
+    EXPECT_EQ(error.where(), c.pointer);
+    EXPECT_EQ(error.problem(), std::string("expected a label the cluster does not set itself, found \"") + c.key +
+                                   "\" (the cluster gives node \"a-0\" \"" + c.value +
+                                   "\", as the kubelet sets kubernetes.io/hostname and GPU feature discovery "
+                                   "nvidia.com/gpu.*; docs/kubernetes.md \"Node labels\")");
+  }
+  // A label of the pool's own is on every node, beside the cluster's.
+  NodePoolSpec pool = stub_pool("a", 2, 0, 0);
+  pool.labels = {{"zone", "b"}};
+  const Cluster cluster = stub_cluster({pool});
+  EXPECT_EQ(cluster.node(1).labels.at("zone"), "b");
+  EXPECT_EQ(cluster.node(1).labels.at("kubernetes.io/hostname"), "a-1");
+  EXPECT_EQ(cluster.node(1).labels.at("nvidia.com/gpu.product"), product);
+  // A CPU-only pool gets no GPU labels, so it may carry one of its own.
+  NodePoolSpec cpu = stub_pool("c", 1, 0, 0);
+  cpu.gpus_per_node = 0;
+  cpu.labels = {{"nvidia.com/gpu.product", "none-here"}};
+  EXPECT_EQ(stub_cluster({cpu}).node(0).labels.at("nvidia.com/gpu.product"), "none-here");
 }
 
 }  // namespace
