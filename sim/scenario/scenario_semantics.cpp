@@ -171,6 +171,16 @@ class SemanticChecker {
       if (model == nullptr)
         report(pointer + "/gpu", unknown_gpu_model_problem(pool["gpu"].get<std::string>(), catalog_));
       const std::string gpu = model != nullptr ? model->id : pool["gpu"].get<std::string>();
+      // Kubernetes validates a taint's key as a label name, whose name part must be non-empty
+      // (validateNodeTaints -> ValidateLabelName, pkg/apis/core/validation/validation.go).
+      if (pool.contains("taints")) {
+        for (std::size_t t = 0; t < pool["taints"].size(); ++t) {
+          if (!pool["taints"][t]["key"].get<std::string>().empty()) continue;
+          report(pointer_append(pointer + "/taints", t) + "/key",
+                 "expected a taint key (Kubernetes requires one: a taint's key is a label name, whose name part must "
+                 "be non-empty), found \"\"");
+        }
+      }
       const std::int64_t gpus = pool["gpus_per_node"].get<std::int64_t>();
       if (pool.value("topology", "") == "nvlink-pairs" && gpus % 2 != 0) {
         report(pointer + "/topology",

@@ -625,5 +625,17 @@ TEST(MemoryBudget, TimeSeriesSamplesCountWithoutUntil) {
   EXPECT_EQ(estimate_memory(d).samples, 0);
 }
 
+TEST(ScenarioErrors, ATaintNeedsAKey) {
+  // Kubernetes validates a taint's key as a label name, whose name part must be non-empty
+  // (validateNodeTaints, pkg/apis/core/validation); an empty key was taken as given.
+  expect_error(rejection_of([](ordered_json& d) {
+                 d["cluster"]["node_pools"][0]["taints"] = ordered_json::parse(
+                     R"([{"key": "gpu", "effect": "NoSchedule"}, {"key": "", "effect": "NoSchedule"}])");
+               }),
+               kOrigin, "/cluster/node_pools/0/taints/1/key",
+               "expected a taint key (Kubernetes requires one: a taint's key is a label name, whose name part must be "
+               "non-empty), found \"\"");
+}
+
 }  // namespace
 }  // namespace sharesim
