@@ -37,15 +37,21 @@ std::string_view gpu_share_formula_name(GpuShareFormula formula) {
   return "";
 }
 
+std::int64_t GpuShareScorer::node_capacity(const Node& node, ResourceId resource) const {
+  std::int64_t capacity = 0;
+  for (std::uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g)
+    capacity = std::max(capacity, capacity_of(cluster_.gpu(g), resource));
+  return capacity;
+}
+
 std::int64_t GpuShareScorer::score(const Node& node, const PodShape& pod) {
   gpu_free_.clear();
-  std::int64_t capacity = 0;
   for (std::uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
     const Gpu& gpu = cluster_.gpu(g);
     const std::int64_t c = capacity_of(gpu, pod.gpu_resource);
-    capacity = std::max(capacity, c);
     gpu_free_.push_back(c > 0 ? static_cast<std::int32_t>(kMilliPerGpu * gpu.free_units(pod.gpu_resource) / c) : 0);
   }
+  const std::int64_t capacity = node_capacity(node, pod.gpu_resource);
   PlacementNodeView view;
   view.cpu_free_milli = node.cpu_milli - node.cpu_allocated;
   view.cpu_total_milli = node.cpu_milli;
@@ -61,11 +67,13 @@ std::int64_t GpuShareScorer::score(const Node& node, const PodShape& pod) {
     case GpuShareFormula::kGpuPacking:
       return gpu_packing_score(view, request);
     case GpuShareFormula::kGpuClustering:
-      return gpu_clustering_score(view, request, census(node, pod, GpuClassing::kArtifact));
+      return gpu_clustering_score(view, request, census(node, pod, capacity, GpuClassing::kArtifact));
     case GpuShareFormula::kGpuClusteringMilli:
-      return gpu_clustering_score(view, request, census(node, pod, GpuClassing::kPerMilli));
+      return gpu_clustering_score(view, request, census(node, pod, capacity, GpuClassing::kPerMilli));
     case GpuShareFormula::kFgd:
-      return pod_fits_node(view, request) ? fgd_.score(view, request).score : 0;
+      if (!pod_fits_node(view, request)) return 0;
+      if (scoring_) count_scored_pod(class_of(request));  // the pod's shape on this node
+      return fgd_.score(view, request).score;
   }
   return 0;
 }
@@ -87,19 +95,25 @@ PlacementPodRequest GpuShareScorer::request_of(const PodShape& pod, std::int64_t
 }
 
 // GPU classes on the node: a resident's class is (resource, units its pod requested), the
-// per-milli grouping; under kArtifact every ask of less than one GPU's units is one class.
-GpuClassCensus GpuShareScorer::census(const Node& node, const PodShape& pod, GpuClassing classing) const {
-  const auto class_of = [&](ResourceId resource, std::int64_t units) -> std::pair<ResourceId, std::int64_t> {
-    if (classing == GpuClassing::kArtifact && units < typical_capacity(resource))
-      return {std::numeric_limits<ResourceId>::max(), 0};
+// per-milli grouping; under kArtifact every ask of less than one GPU's units is one class. "One
+// GPU's units" is the capacity of the resident's own GPU, and for the pod being scored the
+// node's `capacity`: the first GPU offering the resource in the cluster, which the classes took
+// before, made a pod asking 2 of a GPU's 4 time-slicing replicas a whole-GPU pod when a pool of 2
+// replicas came first (audit gc.json).
+GpuClassCensus GpuShareScorer::census(const Node& node, const PodShape& pod, std::int64_t capacity,
+                                      GpuClassing classing) const {
+  const auto class_of = [&](ResourceId resource, std::int64_t units,
+                            std::int64_t gpu_capacity) -> std::pair<ResourceId, std::int64_t> {
+    if (classing == GpuClassing::kArtifact && units < gpu_capacity) return {std::numeric_limits<ResourceId>::max(), 0};
     return {resource, units};
   };
-  const auto target = class_of(pod.gpu_resource, pod.gpu_units);
+  const auto target = class_of(pod.gpu_resource, pod.gpu_units, capacity);
   std::vector<std::pair<ResourceId, std::int64_t>> classes;
   GpuClassCensus result;
   for (std::uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
-    for (const Resident& resident : cluster_.gpu(g).residents) {
-      const auto cls = class_of(resident.ask.resource, resident.ask.requested);
+    const Gpu& gpu = cluster_.gpu(g);
+    for (const Resident& resident : gpu.residents) {
+      const auto cls = class_of(resident.ask.resource, resident.ask.requested, capacity_of(gpu, resident.ask.resource));
       if (std::find(classes.begin(), classes.end(), cls) == classes.end()) classes.push_back(cls);
       if (cls == target) ++result.pods_of_same_class;
     }
@@ -108,41 +122,48 @@ GpuClassCensus GpuShareScorer::census(const Node& node, const PodShape& pod, Gpu
   return result;
 }
 
-void GpuShareScorer::begin(const PodShape& pod) { count_shape(pod, 1); }
-
-void GpuShareScorer::end(const PodShape& pod, std::optional<std::uint32_t> node) {
-  if (!node) count_shape(pod, -1);
+GpuShareScorer::ShapeClass GpuShareScorer::class_of(const PlacementPodRequest& request) {
+  return {request.num_gpu, request.gpu_milli, request.cpu_milli};
 }
 
-void GpuShareScorer::withdraw(const PodShape& pod, std::uint32_t /*node*/) { count_shape(pod, -1); }
+void GpuShareScorer::begin(const PodShape& /*pod*/) { scoring_ = formula_ == GpuShareFormula::kFgd; }
 
-void GpuShareScorer::count_shape(const PodShape& pod, int delta) {
-  if (formula_ != GpuShareFormula::kFgd || delta == 0) return;
-  const std::int64_t capacity = typical_capacity(pod.gpu_resource);
-  const PlacementPodRequest r = request_of(pod, capacity);
-  const auto key = std::make_tuple(r.num_gpu, r.gpu_milli, r.cpu_milli);
-  std::int64_t& count = counts_[key];
-  count += delta;
+void GpuShareScorer::end(const PodShape& pod, std::optional<std::uint32_t> node) {
+  if (!scoring_) return;
+  scoring_ = false;
+  std::optional<ShapeClass> placed;
+  if (node) placed = class_of(request_of(pod, node_capacity(cluster_.node(*node), pod.gpu_resource)));
+  count_scored_pod(placed);
+  scored_class_.reset();  // a placed pod stays counted
+}
+
+void GpuShareScorer::withdraw(const PodShape& pod, std::uint32_t node) {
+  if (formula_ != GpuShareFormula::kFgd) return;
+  count(class_of(request_of(pod, node_capacity(cluster_.node(node), pod.gpu_resource))), -1);
+}
+
+void GpuShareScorer::count_scored_pod(const std::optional<ShapeClass>& shape_class) {
+  if (shape_class == scored_class_) return;  // one class for all nodes: the workload stays as it is
+  if (scored_class_) count(*scored_class_, -1);
+  if (shape_class) count(*shape_class, 1);
+  scored_class_ = shape_class;
+}
+
+void GpuShareScorer::count(const ShapeClass& shape_class, int delta) {
+  std::int64_t& n = counts_[shape_class];
+  n += delta;
   workload_.classes.clear();
   workload_.total_weight = 0;
-  for (const auto& [k, n] : counts_) {
-    if (n <= 0) continue;
+  for (const auto& [k, weight] : counts_) {
+    if (weight <= 0) continue;
     WorkloadClass m;
     m.num_gpu = std::get<0>(k);
     m.gpu_milli = std::get<1>(k);
     m.cpu_milli = std::get<2>(k);
-    m.weight = n;
+    m.weight = weight;
     workload_.classes.push_back(m);
-    workload_.total_weight += n;
+    workload_.total_weight += weight;
   }
-}
-
-std::int64_t GpuShareScorer::typical_capacity(ResourceId resource) const {
-  for (const Gpu& gpu : cluster_.gpus()) {
-    const std::int64_t c = capacity_of(gpu, resource);
-    if (c > 0) return c;
-  }
-  return 1;
 }
 
 }  // namespace sharesim

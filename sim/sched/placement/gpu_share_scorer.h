@@ -7,9 +7,13 @@
 // units of the pod's GPU resource / its capacity of that resource (an exclusive GPU is 1000 or
 // 0; a GPU advertising 4 time-slicing replicas with 1 taken has 750). A pod asking u units of a
 // resource of capacity c per GPU is a sharing pod of 1000 x u / c milli when u < c, else
-// ceil(u / c) whole GPUs. fgd's target workload is the shapes of the pods placed that started,
-// weighted by their counts (the current pod's shape included), since a scenario has no fixed
-// pod list: a gang that does not start leaves none of its pods counted (begin, end, withdraw).
+// ceil(u / c) whole GPUs, c being the capacity of the GPUs of the node scored (the most units of
+// the resource one GPU of the node offers). gpu-clustering's classes take each resident's c from
+// its own GPU. fgd's target workload is the shapes of the pods placed that started, weighted by
+// their counts (the current pod's shape included), since a scenario has no fixed pod list: a
+// gang that does not start leaves none of its pods counted (begin, end, withdraw). A placed
+// pod's shape is the one it had on the node it went to; the pod being placed, which has no GPU
+// yet, counts on each node scored with its shape there.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -49,16 +53,24 @@ class GpuShareScorer {
   void withdraw(const PodShape& pod, std::uint32_t node);
 
  private:
-  void count_shape(const PodShape& pod, int delta);
+  // An fgd class: (num_gpu, gpu_milli, cpu_milli) of the pod's request on a node.
+  using ShapeClass = std::tuple<std::int32_t, std::int32_t, std::int64_t>;
+  static ShapeClass class_of(const PlacementPodRequest& request);
   static PlacementPodRequest request_of(const PodShape& pod, std::int64_t capacity);
-  GpuClassCensus census(const Node& node, const PodShape& pod, GpuClassing classing) const;
-  std::int64_t typical_capacity(ResourceId resource) const;
+  std::int64_t node_capacity(const Node& node, ResourceId resource) const;
+  GpuClassCensus census(const Node& node, const PodShape& pod, std::int64_t capacity, GpuClassing classing) const;
+  void count(const ShapeClass& shape_class, int delta);
+  // The class the pod being scored counts in now: moved to the class of its shape on the node
+  // being scored (score), to the node it was placed on, or out (end).
+  void count_scored_pod(const std::optional<ShapeClass>& shape_class);
 
   const Cluster& cluster_;
   GpuShareFormula formula_;
   TargetWorkload workload_;
   FgdScorer fgd_;
-  std::map<std::tuple<std::int32_t, std::int32_t, std::int64_t>, std::int64_t> counts_;
+  std::map<ShapeClass, std::int64_t> counts_;
+  bool scoring_ = false;                    // between begin() and end()
+  std::optional<ShapeClass> scored_class_;  // where the pod being scored is counted
   std::vector<std::int32_t> gpu_free_;
 };
 

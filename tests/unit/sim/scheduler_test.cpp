@@ -179,12 +179,13 @@ TEST(Scheduler, GangOfTwoOnOneGpuIsTwoResidentsAndReleasesWhole) {
   EXPECT_EQ(cluster.node(0).cpu_allocated, 1000);
 }
 
-// One node per pool, pool i labelled pool=<name>; each GPU a StubSharing of `units` units that
-// admits as many pods (a GPU of 1 unit is exclusive).
+// One node per pool, labelled pool=<name> (and group=<group> when given); each GPU a StubSharing
+// of `units` units that admits as many pods (a GPU of 1 unit is exclusive).
 struct StubPool {
   std::string name;
   std::int64_t gpus = 1;
   std::int64_t units = 1;
+  std::string group;
 };
 Cluster make_stub_pools(const std::vector<StubPool>& pools) {
   std::vector<NodePoolSpec> specs;
@@ -197,6 +198,7 @@ Cluster make_stub_pools(const std::vector<StubPool>& pools) {
     spec.cpu_milli = 64'000;
     spec.memory_mib = 512 * 1024;
     spec.labels = {{"pool", pools[i].name}};
+    if (!pools[i].group.empty()) spec.labels["group"] = pools[i].group;
     spec.topology = "pcie";
     spec.sharing = nlohmann::json{{"policy", "stub"}, {"units", pools[i].units}};
     spec.pointer = "/cluster/node_pools/" + std::to_string(i);
@@ -209,9 +211,10 @@ Cluster make_stub_pools(const std::vector<StubPool>& pools) {
   return Cluster(specs, GpuCatalog::builtin(), factory, "stub.json");
 }
 
-PodShape stub_shape_on(std::int64_t gpu_units, const std::string& pool) {
+// A stub_shape whose node selector asks for the label key=value.
+PodShape stub_shape_on(std::int64_t gpu_units, const std::string& key, const std::string& value) {
   PodShape shape = stub_shape(gpu_units);
-  if (!pool.empty()) shape.node_selector = {{"pool", pool}};
+  shape.node_selector = {{key, value}};
   return shape;
 }
 
@@ -226,9 +229,9 @@ PodShape stub_shape_on(std::int64_t gpu_units, const std::string& pool) {
 void expect_failed_gang_leaves_no_shape(const SchedulerSpec& spec) {
   for (const int retries : {0, 1, 3}) {
     SCOPED_TRACE("retries " + std::to_string(retries));
-    Cluster cluster = make_stub_pools({{"x", 4, 1}, {"y", 2, 1}, {"z", 4, 1}});
+    Cluster cluster = make_stub_pools({{"x", 4, 1, ""}, {"y", 2, 1, ""}, {"z", 4, 1, ""}});
     ShapeTable shapes;
-    const std::uint32_t on_z = shapes.intern(stub_shape_on(1, "z"));
+    const std::uint32_t on_z = shapes.intern(stub_shape_on(1, "pool", "z"));
     const std::uint32_t four = shapes.intern(stub_shape(4));
     const std::uint32_t one = shapes.intern(stub_shape(1));
     Scheduler scheduler(cluster, shapes, spec, "stub.json");
@@ -260,6 +263,68 @@ TEST(Scheduler, FgdScorePluginCountsNoPodOfAGangThatFailedToPlace) {
   plugin.name = "FGDScore";
   spec.score_plugins.push_back(plugin);
   expect_failed_gang_leaves_no_shape(spec);
+}
+
+// Pool a (one GPU of `a_units` units, listed first: the first GPU offering the resource), then
+// b0 and b1 (one GPU of 4 units each, group=b). r1 asks 2 units on b0, r2 1 unit on b1 (when
+// asked for); then t asks 1 unit, on group b when `t_on_b`. Returns the node t went to.
+std::string node_of_t(const SchedulerSpec& spec, std::int64_t a_units, bool with_r2, bool t_on_b) {
+  Cluster cluster = make_stub_pools({{"a", 1, a_units, "a"}, {"b0", 1, 4, "b"}, {"b1", 1, 4, "b"}});
+  ShapeTable shapes;
+  const std::uint32_t on_b0 = shapes.intern(stub_shape_on(2, "pool", "b0"));
+  const std::uint32_t on_b1 = shapes.intern(stub_shape_on(1, "pool", "b1"));
+  const std::uint32_t one = shapes.intern(t_on_b ? stub_shape_on(1, "group", "b") : stub_shape(1));
+  Scheduler scheduler(cluster, shapes, spec, "stub.json");
+  RecordingExecutor executor{scheduler};
+  scheduler.arrive(executor.add(on_b0), executor);
+  if (with_r2) scheduler.arrive(executor.add(on_b1), executor);
+  const std::uint32_t t = executor.add(one);
+  scheduler.arrive(t, executor);
+  EXPECT_EQ(executor.started.size(), with_r2 ? 3u : 2u);
+  EXPECT_EQ(cluster.node(executor.pods[0].node).name, "b0-0");
+  return cluster.node(executor.pods[executor.first_pod[t]].node).name;
+}
+
+// gpu-clustering classes a resident by its own GPU's units (docs/placement.md): r1 asks 2 of
+// b0-0's 4 units, a sharing pod as t is, whatever the GPUs of pool a have. t: a-0 is idle (25 +
+// 21); b0-0 and b1-0 run only t's class (75), topped up by 25 x (8000 - free milli) / 8000:
+// b0-0 has 500 free milli (23), b1-0 750 (22), so t goes to b0-0 (98 against 97). Classed by the
+// first GPU's 2 units, r1 was a whole-GPU pod, b0-0 ran other classes only (0 + 23) and t went to
+// b1-0 (audit gc.json; with a of 4 units, gc4.json, b0-0).
+TEST(Scheduler, GpuClusteringClassesAResidentByItsOwnGpusUnits) {
+  SchedulerSpec placement;
+  placement.placement = "gpu-clustering";
+  SchedulerSpec plugin;
+  ScorePluginSpec clustering;
+  clustering.name = "GpuClusteringScore";
+  plugin.score_plugins.push_back(clustering);
+  for (const SchedulerSpec& spec : {placement, plugin}) {
+    for (const std::int64_t a_units : {2, 4}) {
+      SCOPED_TRACE(spec.score_plugins.empty() ? "placement" : "plugin");
+      EXPECT_EQ(node_of_t(spec, a_units, true, false), "b0-0") << "pool a of " << a_units << " units";
+    }
+  }
+}
+
+// fgd's classes are a pod's shape relative to a GPU: a placed pod's on the node it went to, the
+// pod being placed on each node scored (docs/placement.md). Workload at t {r1: 500 milli, t: 250
+// milli}, one each. t on b0-0 (500 free -> 250): r1's class no longer fits, fragment 0 -> 250:
+// delta -125, score 46; on b1-0 (1000 -> 750) nothing changes: 50. t goes to b1-0. Classed by
+// pool a's 2 units, r1 was a whole GPU and t 500 milli: b0-0 500 -> 500 (50), b1-0 0 -> 750
+// (delta -375: 40), and t went to b0-0.
+TEST(Scheduler, FgdClassesAPodByTheGpusOfItsNode) {
+  SchedulerSpec placement;
+  placement.placement = "fgd";
+  SchedulerSpec plugin;
+  ScorePluginSpec fgd;
+  fgd.name = "FGDScore";
+  plugin.score_plugins.push_back(fgd);
+  for (const SchedulerSpec& spec : {placement, plugin}) {
+    for (const std::int64_t a_units : {2, 4}) {
+      SCOPED_TRACE(spec.score_plugins.empty() ? "placement" : "plugin");
+      EXPECT_EQ(node_of_t(spec, a_units, false, true), "b1-0") << "pool a of " << a_units << " units";
+    }
+  }
 }
 
 // Placement scans a node's GPUs and a job's start and end each read a GPU of thousands: the
