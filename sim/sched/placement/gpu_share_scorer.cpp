@@ -97,9 +97,9 @@ PlacementPodRequest GpuShareScorer::request_of(const PodShape& pod, std::int64_t
 // GPU classes on the node: a resident's class is (resource, units its pod requested), the
 // per-milli grouping; under kArtifact every ask of less than one GPU's units is one class. "One
 // GPU's units" is the capacity of the resident's own GPU, and for the pod being scored the
-// node's `capacity`: the first GPU offering the resource in the cluster, which the classes took
-// before, made a pod asking 2 of a GPU's 4 time-slicing replicas a whole-GPU pod when a pool of 2
-// replicas came first (audit gc.json).
+// node's `capacity`. (Taking the capacity of the cluster's first GPU offering the resource made
+// a pod asking 2 of a GPU's 4 time-slicing replicas a whole-GPU pod when a pool of 2 replicas
+// came first: audit gc.json.)
 GpuClassCensus GpuShareScorer::census(const Node& node, const PodShape& pod, std::int64_t capacity,
                                       GpuClassing classing) const {
   const auto class_of = [&](ResourceId resource, std::int64_t units,
