@@ -99,11 +99,19 @@ class SemanticChecker {
 
   // A generator draws arrivals until its count or its `until`: an arrival process that can
   // stall would never return. MMPP stalls when no state has arrivals, or when a state is left
-  // the instant it is entered (the switching never advances the clock).
+  // the instant it is entered (the switching never advances the clock); a diurnal process of
+  // period 0 has a rate of cos(x / 0), undefined everywhere, and thinning never keeps a candidate.
   void check_arrivals(const std::vector<DefinitionUse>& uses) {
     for (const DefinitionUse& use : uses) {
       if (use.definition != "arrival") continue;
       const Json& arrival = document_.at(Json::json_pointer(use.pointer));
+      if (arrival.value("process", "") == "diurnal" && arrival.contains("period") &&
+          parse_duration(arrival["period"].get<std::string>()) == SimTime{0}) {
+        report(use.pointer + "/period",
+               "expected a duration > 0 (the rate of a diurnal process of period 0 is undefined: no arrival would "
+               "ever be drawn), found " +
+                   describe_value(arrival["period"]));
+      }
       if (arrival.value("process", "") != "mmpp" || !arrival.contains("states")) continue;
       const Json& states = arrival["states"];
       bool any_arrivals = false;

@@ -564,6 +564,22 @@ TEST(ScenarioErrors, AnUntilAtTheEndOfTimeIsRefused) {
   EXPECT_EQ(load(last).until, kTimeNever - 1);
 }
 
+TEST(ScenarioErrors, ADiurnalPeriodOfZeroIsRefusedAtThePeriod) {
+  // cos(x / 0) is undefined everywhere: the thinning never kept a candidate, and validate, run
+  // and generate hung (audit diurnal0.json).
+  expect_error(rejection_of([](ordered_json& d) {
+                 d["workload"]["generators"][0]["arrival"] = {
+                     {"process", "diurnal"}, {"rate_per_s", 1}, {"amplitude", 0.5}, {"period", "0s"}};
+               }),
+               kOrigin, "/workload/generators/0/arrival/period",
+               "expected a duration > 0 (the rate of a diurnal process of period 0 is undefined: no arrival would ever "
+               "be drawn), found \"0s\"");
+  ordered_json tiny = valid_document();
+  tiny["workload"]["generators"][0]["arrival"] = {
+      {"process", "diurnal"}, {"rate_per_s", 1}, {"amplitude", 0.5}, {"period", "1ns"}};
+  EXPECT_NO_THROW(load(tiny));
+}
+
 TEST(ScenarioErrors, AnExplicitJobMustEndWithinSimulatedTime) {
   // Arriving at 73000 d and running 36500 d, it ended past 2^63 ns: the run left it "running"
   // for ever, and `generate` wrote a row its own trace reader refuses. Explicit jobs are never
