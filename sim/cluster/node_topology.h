@@ -32,9 +32,10 @@ class NodeTopology {
   // Shortest-path cost between two GPUs of the node (0 on the diagonal).
   int distance(std::uint32_t a, std::uint32_t b) const { return distance_[a * gpu_count_ + b]; }
 
-  // Picks `count` GPUs among the free ones (bit i of free_mask = local GPU i is free) that
-  // minimise the sum of pairwise distances; ties go to the lowest indices. Returns a mask,
-  // 0 when fewer than `count` are free.
+  // Picks `count` GPUs among the free ones (bit i of free_mask = local GPU i is free) with a
+  // small sum of pairwise distances, by a greedy growth from each free GPU (not always the
+  // smallest sum: docs/models.md "Choosing GPUs inside the node"); ties go to the lowest
+  // indices. Returns a mask, 0 when fewer than `count` are free.
   std::uint32_t choose_gpus(std::uint32_t free_mask, std::uint32_t count) const;
 
  private:
