@@ -31,6 +31,15 @@
 namespace sharesim {
 namespace {
 
+// Why a service with no end cannot run: no until, and no lifetime (`without_lifetime`), or one of
+// 2^63 - 1 ns, the end of time, which never comes (it used to be told that it gave no lifetime).
+std::string service_without_end(const nlohmann::json& spec, const std::string& without_lifetime) {
+  if (!spec.contains("lifetime")) return without_lifetime;
+  return "an inference service with \"lifetime\" " + spec["lifetime"].dump() +
+         ", the end of simulated time, never ends, and the scenario's \"until\" is not set: give a shorter lifetime "
+         "or an until";
+}
+
 SimTime duration_field(const nlohmann::json& object, const char* key, SimTime fallback) {
   const auto it = object.find(key);
   if (it == object.end()) return fallback;
@@ -150,8 +159,9 @@ void read_behaviour(const nlohmann::json& entry, const std::string& pointer, con
     config.lifetime = duration_field(entry, "lifetime", kTimeNever);
     if (config.lifetime == kTimeNever && context.until == kTimeNever) {
       throw InputError(context.scenario_file, pointer,
-                       "an inference service without \"lifetime\" runs until the scenario's \"until\", which is "
-                       "not set: give one of them");
+                       service_without_end(entry,
+                                           "an inference service without \"lifetime\" runs until the scenario's "
+                                           "\"until\", which is not set: give one of them"));
     }
     config.active = active;
     const nlohmann::json arrival = requests.at("arrival");
@@ -257,9 +267,11 @@ std::unique_ptr<JobSource> make_service_generator(const nlohmann::json& spec, co
     } else {
       config.lifetime = duration_field(spec, "lifetime", kTimeNever);
       if (config.lifetime == kTimeNever && context.until == kTimeNever) {
-        throw InputError(context.scenario_file, pointer,
-                         "inference services without \"lifetime\" (or \"lifetime_s\") run until the scenario's "
-                         "\"until\", which is not set: give one of them");
+        throw InputError(
+            context.scenario_file, pointer,
+            service_without_end(spec,
+                                "inference services without \"lifetime\" (or \"lifetime_s\") run until the "
+                                "scenario's \"until\", which is not set: give one of them"));
       }
     }
   } else {

@@ -364,6 +364,27 @@ TEST(BehaviourClasses, RequestsQueuedAtTheEndOfALifetimeAreDropped) {
   EXPECT_EQ(after_end->metrics().services.at(0).dropped, 0u);
 }
 
+TEST(BehaviourClasses, AServiceWhoseLifetimeIsTheEndOfTimeNeedsAnUntil) {
+  // A lifetime of 2^63 - 1 ns never ends: without until the run could not end. It is refused, as
+  // before, but was told that it gave no lifetime (audit, stop 47).
+  const auto error_of = [](const std::string& lifetime) {
+    try {
+      run_text(one_gpu(kExclusive, R"([{"name": "svc", "kind": "inference", )" + lifetime +
+                                       R"("requests": {"arrival": {"process": "poisson", "rate_per_s": 1},
+                                       "work": {"dist": "constant", "mean_s": 0.1}}}])"));
+    } catch (const InputError& e) {
+      return std::string(e.where()) + ": " + e.problem();
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error_of(R"("lifetime": "9223372036854775807ns", )"),
+            "/workload/jobs/0: an inference service with \"lifetime\" \"9223372036854775807ns\", the end of simulated "
+            "time, never ends, and the scenario's \"until\" is not set: give a shorter lifetime or an until");
+  EXPECT_EQ(error_of(""),
+            "/workload/jobs/0: an inference service without \"lifetime\" runs until the scenario's \"until\", which is "
+            "not set: give one of them");
+}
+
 // A training or batch pod whose demand uses neither SMs nor bandwidth gets rate 0 from every
 // policy: it held its GPU forever and nothing said why. Services and notebooks already had
 // this check on their active demand.
