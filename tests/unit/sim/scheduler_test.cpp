@@ -285,6 +285,17 @@ std::string node_of_t(const SchedulerSpec& spec, std::int64_t a_units, bool with
   return cluster.node(executor.pods[executor.first_pod[t]].node).name;
 }
 
+// One score two ways: as scheduler.placement, and as the only weighted score plugin.
+std::vector<SchedulerSpec> as_placement_and_as_plugin(const std::string& placement, const std::string& plugin) {
+  SchedulerSpec as_placement;
+  as_placement.placement = placement;
+  SchedulerSpec as_plugin;
+  ScorePluginSpec score;
+  score.name = plugin;
+  as_plugin.score_plugins.push_back(score);
+  return {as_placement, as_plugin};
+}
+
 // gpu-clustering classes a resident by its own GPU's units (docs/placement.md): r1 asks 2 of
 // b0-0's 4 units, a sharing pod as t is, whatever the GPUs of pool a have. t: a-0 is idle (25 +
 // 21); b0-0 and b1-0 run only t's class (75), topped up by 25 x (8000 - free milli) / 8000:
@@ -292,13 +303,7 @@ std::string node_of_t(const SchedulerSpec& spec, std::int64_t a_units, bool with
 // first GPU's 2 units, r1 was a whole-GPU pod, b0-0 ran other classes only (0 + 23) and t went to
 // b1-0 (audit gc.json; with a of 4 units, gc4.json, b0-0).
 TEST(Scheduler, GpuClusteringClassesAResidentByItsOwnGpusUnits) {
-  SchedulerSpec placement;
-  placement.placement = "gpu-clustering";
-  SchedulerSpec plugin;
-  ScorePluginSpec clustering;
-  clustering.name = "GpuClusteringScore";
-  plugin.score_plugins.push_back(clustering);
-  for (const SchedulerSpec& spec : {placement, plugin}) {
+  for (const SchedulerSpec& spec : as_placement_and_as_plugin("gpu-clustering", "GpuClusteringScore")) {
     for (const std::int64_t a_units : {2, 4}) {
       SCOPED_TRACE(spec.score_plugins.empty() ? "placement" : "plugin");
       EXPECT_EQ(node_of_t(spec, a_units, true, false), "b0-0") << "pool a of " << a_units << " units";
@@ -313,13 +318,7 @@ TEST(Scheduler, GpuClusteringClassesAResidentByItsOwnGpusUnits) {
 // pool a's 2 units, r1 was a whole GPU and t 500 milli: b0-0 500 -> 500 (50), b1-0 0 -> 750
 // (delta -375: 40), and t went to b0-0.
 TEST(Scheduler, FgdClassesAPodByTheGpusOfItsNode) {
-  SchedulerSpec placement;
-  placement.placement = "fgd";
-  SchedulerSpec plugin;
-  ScorePluginSpec fgd;
-  fgd.name = "FGDScore";
-  plugin.score_plugins.push_back(fgd);
-  for (const SchedulerSpec& spec : {placement, plugin}) {
+  for (const SchedulerSpec& spec : as_placement_and_as_plugin("fgd", "FGDScore")) {
     for (const std::int64_t a_units : {2, 4}) {
       SCOPED_TRACE(spec.score_plugins.empty() ? "placement" : "plugin");
       EXPECT_EQ(node_of_t(spec, a_units, false, true), "b1-0") << "pool a of " << a_units << " units";
