@@ -74,9 +74,14 @@ MemoryEstimate estimate_memory(const Json& document) {
   };
   const Json& pools = document["cluster"]["node_pools"];
   for (std::size_t i = 0; i < pools.size(); ++i) {
-    const double gpus = pools[i]["nodes"].get<double>() * pools[i]["gpus_per_node"].get<double>();
-    estimate.gpus += gpus;
-    consider(gpus * kBytesPerGpu, pointer_append("/cluster/node_pools", i) + "/nodes");
+    const double nodes = pools[i]["nodes"].get<double>();
+    const double gpus_per_node = pools[i]["gpus_per_node"].get<double>();
+    estimate.nodes += nodes;
+    estimate.gpus += nodes * gpus_per_node;
+    // Nodes cost memory of their own, GPUs or not: a CPU-only pool of 2^32 + 1 nodes ran out of
+    // memory with no file or key named.
+    const double per_node = kBytesPerNode + (gpus_per_node > 0 ? kBytesPerGpuNode : 0) + gpus_per_node * kBytesPerGpu;
+    consider(nodes * per_node, pointer_append("/cluster/node_pools", i) + "/nodes");
   }
   // A job's first pod is in kBytesPerJob; a gang's others cost kBytesPerExtraPod each.
   const auto add_pods = [&](double jobs, double pods_per_job, const std::string& pointer) {
@@ -169,8 +174,8 @@ void check_memory_budget(const Json& document, const std::string& origin) {
   const double limit_bytes = limit_gib * 1024.0 * 1024.0 * 1024.0;
   if (estimate.bytes <= limit_bytes) return;
   char counts[160];
-  std::snprintf(counts, sizeof counts, "%.3g GPUs, %.3g jobs, %.3g pods, %.3g time-series samples", estimate.gpus,
-                estimate.jobs, estimate.pods, estimate.samples);
+  std::snprintf(counts, sizeof counts, "%.3g nodes, %.3g GPUs, %.3g jobs, %.3g pods, %.3g time-series samples",
+                estimate.nodes, estimate.gpus, estimate.jobs, estimate.pods, estimate.samples);
   throw InputError(origin, estimate.largest_pointer,
                    "this scenario needs about " + gib_text(estimate.bytes) + " of memory (" + counts +
                        "), more than the memory limit of " + gib_text(limit_bytes) +

@@ -15,6 +15,8 @@ namespace sharesim {
 // Bytes each item costs at the peak of a run, measured with `/usr/bin/time -f %M` on runs that
 // differ in one count only (docs/reliability.md "Memory budget", where the runs are listed).
 inline constexpr double kBytesPerGpu = 700;        // node and GPU model, policy, usage counters
+inline constexpr double kBytesPerNode = 500;       // every node: record, name, rack, hostname label
+inline constexpr double kBytesPerGpuNode = 700;    // a node with GPUs: the labels GPU feature discovery sets
 inline constexpr double kBytesPerJob = 360;        // job record, pod, its row while outputs are written
 inline constexpr double kBytesPerExtraPod = 100;   // each pod of a gang beyond its first: placement, row text
 inline constexpr double kBytesPerSample = 64;      // one time-series sample (TimeseriesSample)
@@ -23,6 +25,7 @@ inline constexpr double kDefaultMemoryLimitGib = 32;
 
 struct MemoryEstimate {
   double gpus = 0;
+  double nodes = 0;
   double jobs = 0;     // jobs the generators and the job list submit; traces are not counted
   double pods = 0;     // their pods (a gang's pods each cost memory: kBytesPerExtraPod)
   double samples = 0;  // time-series samples at `timeseries_interval` up to `until`, or without it

@@ -603,6 +603,27 @@ TEST(ScenarioErrors, AnExplicitJobMustEndWithinSimulatedTime) {
   EXPECT_NO_THROW(load(last));
 }
 
+TEST(MemoryBudget, NodesCountWithoutGpus) {
+  // A CPU-only pool cost nothing in the estimate: 4294967297 nodes passed the budget and the run
+  // failed with a bare "out of memory", naming no file or key (scenario fixer's find). Per node
+  // 500 bytes, and 700 more with GPUs (their labels), measured (docs/reliability.md).
+  ordered_json d = valid_document();
+  d["cluster"]["node_pools"][0]["gpus_per_node"] = 0;
+  d["cluster"]["node_pools"][0]["nodes"] = 4294967297.0;
+  d["workload"]["generators"][0]["request"]["gpus"] = 0;
+  const MemoryEstimate cpu_only = estimate_memory(d);
+  EXPECT_EQ(cpu_only.nodes, 4294967297.0);
+  EXPECT_EQ(cpu_only.gpus, 0);
+  EXPECT_EQ(cpu_only.largest_pointer, "/cluster/node_pools/0/nodes");
+  const InputError error = rejection_of_text(d.dump(2));
+  EXPECT_EQ(error.where(), "/cluster/node_pools/0/nodes");
+  EXPECT_EQ(error.problem().substr(0, 69), "this scenario needs about 2e+03 GiB of memory (4.29e+09 nodes, 0 GPUs");
+  d["cluster"]["node_pools"][0]["nodes"] = 1000;
+  const double jobs_bytes = estimate_memory(d).bytes;
+  d["cluster"]["node_pools"][0]["gpus_per_node"] = 8;
+  EXPECT_EQ(estimate_memory(d).bytes - jobs_bytes, 1000 * (kBytesPerGpuNode + 8 * kBytesPerGpu));
+}
+
 TEST(MemoryBudget, TimeSeriesSamplesCountWithoutUntil) {
   // One 1000 s job sampled every 1 ns: 1e12 samples, 60 TB. Without `until` the samples were not
   // counted: validate said valid and the run ran out of memory without naming a file or a key.
@@ -615,7 +636,7 @@ TEST(MemoryBudget, TimeSeriesSamplesCountWithoutUntil) {
   EXPECT_EQ(one_job.largest_pointer, "/output/timeseries_interval");
   const InputError error = rejection_of_text(d.dump(2));
   EXPECT_EQ(error.where(), "/output/timeseries_interval");
-  EXPECT_EQ(error.problem().substr(0, 56), "this scenario needs about 5.96e+04 GiB of memory (16 GPU");
+  EXPECT_EQ(error.problem().substr(0, 65), "this scenario needs about 5.96e+04 GiB of memory (2 nodes, 16 GPU");
   // The latest end of an explicit job bounds it: arrival + duration, or + lifetime.
   d["output"]["timeseries_interval"] = "1s";
   d["workload"]["jobs"].push_back(ordered_json::parse(R"({"name": "b", "arrival": "500s", "duration": "2000s"})"));
