@@ -1,6 +1,7 @@
 #include "sim/runtime/gpu_repartitioner.h"
 
 #include <algorithm>
+#include <numeric>
 
 #include "sim/core/assert.h"
 
@@ -51,19 +52,20 @@ void GpuRepartitioner::consider(std::uint32_t job, const PodShape& shape, std::u
   };
   const Gpu* chosen = nullptr;
   std::int64_t chosen_node_units = 0;
+  std::vector<std::int64_t> gpu_most;  // most_units of each GPU of the node (a layout parse each)
   for (const Node& node : cluster_.nodes()) {
     if (!scheduler_.node_may_host(shape, node)) continue;
     const std::int64_t node_units = units_offered(node);
-    std::int64_t node_most = 0;
+    gpu_most.clear();
     for (std::uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
-      node_most += most_units(cluster_.gpu(g));
+      gpu_most.push_back(most_units(cluster_.gpu(g)));
     }
+    const std::int64_t node_most = std::accumulate(gpu_most.begin(), gpu_most.end(), std::int64_t{0});
     if (node_most / shape.gpu_units <= node_units / shape.gpu_units) continue;
     for (std::uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
       const Gpu& gpu = cluster_.gpu(g);
-      const GpuRepartitioning* repartitioning = gpu.sharing->repartitioning();
-      if (gpu.draining || repartitioning == nullptr || !repartitioning->can_repartition_for(ask)) continue;
-      if (repartitioning->most_units_for(ask) <= gpu.capacity(shape.gpu_resource)) continue;  // adds nothing
+      // A GPU that cannot be laid out for the resource counts its capacity: it adds nothing.
+      if (gpu.draining || gpu_most[g - node.first_gpu] <= gpu.capacity(shape.gpu_resource)) continue;
       if (chosen == nullptr || node_units > chosen_node_units ||
           (node_units == chosen_node_units && gpu.residents.size() < chosen->residents.size())) {
         chosen = &gpu;

@@ -46,12 +46,13 @@ std::int64_t GpuShareScorer::node_capacity(const Node& node, ResourceId resource
 
 std::int64_t GpuShareScorer::score(const Node& node, const PodShape& pod) {
   gpu_free_.clear();
+  std::int64_t capacity = 0;  // node_capacity(), found in the same pass over the node's GPUs
   for (std::uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
     const Gpu& gpu = cluster_.gpu(g);
     const std::int64_t c = capacity_of(gpu, pod.gpu_resource);
+    capacity = std::max(capacity, c);
     gpu_free_.push_back(c > 0 ? static_cast<std::int32_t>(kMilliPerGpu * gpu.free_units(pod.gpu_resource) / c) : 0);
   }
-  const std::int64_t capacity = node_capacity(node, pod.gpu_resource);
   PlacementNodeView view;
   view.cpu_free_milli = node.cpu_milli - node.cpu_allocated;
   view.cpu_total_milli = node.cpu_milli;
